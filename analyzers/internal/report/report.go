@@ -80,10 +80,13 @@ type Reporter struct {
 
 	// pending buffers the findings of the function being analysed inside
 	// Func, so that a panic drops them all.
-	pending    []analysis.Diagnostic
-	inFunc     bool
-	incomplete bool // some function was abandoned after a panic
+	pending   []analysis.Diagnostic
+	inFunc    bool
+	abandoned []span // functions abandoned after a panic
 }
+
+// A span is the source range of a function.
+type span struct{ pos, end token.Pos }
 
 // New returns a Reporter for pass.
 func New(pass *analysis.Pass) *Reporter {
@@ -100,7 +103,7 @@ func New(pass *analysis.Pass) *Reporter {
 // //idemlint:ignore directive naming this analyzer covers it.
 func (r *Reporter) Report(f Finding) {
 	name := r.pass.Analyzer.Name
-	if err := checkVoice(f.Message); err != nil {
+	if err := CheckVoice(f.Message); err != nil {
 		if testing.Testing() {
 			panic(fmt.Sprintf("%s: %v", name, err))
 		}
@@ -131,12 +134,12 @@ func (r *Reporter) Report(f Finding) {
 	r.pass.Report(d)
 }
 
-// Func runs analyse, which examines the function named fn declared at pos.
-// Findings reported during analyse are delivered only if it returns
+// Func runs analyse, which examines the function named fn spanning pos to
+// end. Findings reported during analyse are delivered only if it returns
 // normally; if it panics, they are dropped, one internal-error diagnostic
 // naming fn is reported at pos, and the analysis goes on with the next
 // function.
-func (r *Reporter) Func(fn string, pos token.Pos, analyse func()) {
+func (r *Reporter) Func(fn string, pos, end token.Pos, analyse func()) {
 	if r.inFunc { // nested: the outer Func owns the buffer and the guard
 		analyse()
 		return
@@ -147,7 +150,7 @@ func (r *Reporter) Func(fn string, pos token.Pos, analyse func()) {
 		pending := r.pending
 		r.pending = nil
 		if p := recover(); p != nil {
-			r.incomplete = true
+			r.abandoned = append(r.abandoned, span{pos, end})
 			reportInternal(r.pass, pos, fn, p)
 			return
 		}
@@ -159,15 +162,12 @@ func (r *Reporter) Func(fn string, pos token.Pos, analyse func()) {
 }
 
 // Finish reports the ignore directives naming this analyzer that suppressed
-// nothing. It reports none if some function was abandoned after a panic,
-// since its findings are unknown.
+// nothing, except inside functions abandoned after a panic, whose findings
+// are unknown.
 func (r *Reporter) Finish() {
-	if r.incomplete {
-		return
-	}
 	name := r.pass.Analyzer.Name
 	for _, d := range r.allDirectives() {
-		if d.Malformed != "" {
+		if d.Malformed != "" || r.inAbandoned(d.Pos) {
 			continue
 		}
 		for i, target := range d.Names {
@@ -184,10 +184,19 @@ func (r *Reporter) Finish() {
 	}
 }
 
-// checkVoice enforces the message convention: lowercase first letter (unless
+func (r *Reporter) inAbandoned(pos token.Pos) bool {
+	for _, s := range r.abandoned {
+		if s.pos <= pos && pos < s.end {
+			return true
+		}
+	}
+	return false
+}
+
+// CheckVoice enforces the message convention: lowercase first letter (unless
 // the message starts with an identifier such as "GORM" or "SQL") and no
 // trailing period.
-func checkVoice(msg string) error {
+func CheckVoice(msg string) error {
 	if msg == "" {
 		return fmt.Errorf("empty message")
 	}

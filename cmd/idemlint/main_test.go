@@ -1,0 +1,187 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/idemlint/idemlint/analyzers/config"
+)
+
+// binary is the idemlint executable built for these tests.
+var binary string
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "idemlint-test")
+	if err != nil {
+		panic(err)
+	}
+	binary = filepath.Join(dir, "idemlint")
+	if out, err := exec.Command("go", "build", "-o", binary, ".").CombinedOutput(); err != nil {
+		os.Stderr.Write(out)
+		os.Exit(1)
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+type result struct {
+	stdout, stderr string
+	code           int
+}
+
+// idemlint runs command (the binary or go) in dir.
+func run(t *testing.T, dir string, command ...string) result {
+	t.Helper()
+	cmd := exec.Command(command[0], command[1:]...)
+	cmd.Dir = dir
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	err := cmd.Run()
+	code := 0
+	if ee, ok := err.(*exec.ExitError); ok {
+		code = ee.ExitCode()
+	} else {
+		require.NoError(t, err)
+	}
+	r := result{stdout.String(), stderr.String(), code}
+	assert.NotContains(t, r.stderr, "panic:", "%v", command)
+	assert.NotContains(t, r.stderr, "goroutine ", "%v", command)
+	return r
+}
+
+func fixtures(t *testing.T) string {
+	t.Helper()
+	dir, err := filepath.Abs("../../testdata/fixtures")
+	require.NoError(t, err)
+	return dir
+}
+
+func TestFlagsListConfiguration(t *testing.T) {
+	r := run(t, ".", binary, "-flags")
+	require.Equal(t, 0, r.code, r.stderr)
+	var flags []struct{ Name string }
+	require.NoError(t, json.Unmarshal([]byte(r.stdout), &flags))
+	var names []string
+	for _, f := range flags {
+		names = append(names, f.Name)
+	}
+	for _, setting := range config.Names() {
+		assert.Contains(t, names, setting, "go vet forwards only the flags -flags lists")
+	}
+	assert.Contains(t, names, "ignoredirective")
+}
+
+func TestHelpPrintsTheDocs(t *testing.T) {
+	r := run(t, ".", binary, "help", "ignoredirective")
+	require.Equal(t, 0, r.code, r.stderr)
+	page, err := os.ReadFile("../../docs/analyzers/ignoredirective.md")
+	require.NoError(t, err)
+	assert.Equal(t, string(page), r.stdout)
+
+	r = run(t, ".", binary, "help")
+	assert.Equal(t, 0, r.code)
+	assert.Contains(t, r.stdout, "ignoredirective")
+	assert.Contains(t, r.stdout, "-version-column")
+
+	r = run(t, ".", binary, "help", "nosuch")
+	assert.Equal(t, 2, r.code)
+	assert.Contains(t, r.stderr, `no analyzer "nosuch"`)
+}
+
+// TestStandaloneAndVet runs the binary both ways over the same package and
+// expects the same findings.
+func TestStandaloneAndVet(t *testing.T) {
+	dir := fixtures(t)
+	standalone := run(t, dir, binary, "./ignoredirective")
+	assert.Equal(t, 3, standalone.code, "exit code 3 means findings: %s", standalone.stderr)
+	vet := run(t, dir, "go", "vet", "-vettool="+binary, "./ignoredirective")
+	assert.Equal(t, 1, vet.code, vet.stderr)
+
+	want := []string{
+		"directives.go:20:2: //idemlint:ignore needs a reason",
+		"directives.go:32:2: a directive has no space after //",
+		"directives.go:35:2: //idemlint:ignore names lostupdates, which is not an idemlint analyzer",
+	}
+	for _, w := range want {
+		assert.Contains(t, standalone.stderr, w)
+		assert.Contains(t, vet.stderr, w)
+	}
+
+	// The Default set applies unless analyzers are chosen by name;
+	// ignoredirective stays on unless turned off by name.
+	off := run(t, dir, binary, "-ignoredirective=false", "./ignoredirective")
+	assert.Equal(t, 0, off.code, off.stderr)
+	assert.Empty(t, off.stderr)
+}
+
+func TestBrokenPackage(t *testing.T) {
+	dir, err := filepath.Abs("testdata/broken")
+	require.NoError(t, err)
+	standalone := run(t, dir, binary, "./...")
+	assert.NotEqual(t, 0, standalone.code)
+	assert.Contains(t, standalone.stderr, "too many return values")
+
+	vet := run(t, dir, "go", "vet", "-vettool="+binary, "./...")
+	assert.NotEqual(t, 0, vet.code)
+	assert.Contains(t, vet.stderr, "too many return values")
+}
+
+func TestNoPackages(t *testing.T) {
+	dir := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "go.mod"), []byte("module example.com/empty\n"), 0o644))
+	r := run(t, dir, binary, "./...")
+	assert.NotEqual(t, 0, r.code)
+	assert.Contains(t, r.stderr, "matched no packages")
+}
+
+func TestBadConfiguration(t *testing.T) {
+	r := run(t, ".", binary, "-version-column=1x", "./...")
+	assert.Equal(t, 2, r.code)
+	assert.Contains(t, r.stderr, `invalid value "1x" for flag -version-column`)
+
+	dir := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "go.mod"), []byte("module example.com/m\n"), 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "a.go"), []byte("package m\n"), 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, ".idemlint.yml"), []byte("version-colum: rev\n"), 0o644))
+	r = run(t, dir, binary, "./...")
+	assert.Equal(t, 2, r.code)
+	assert.Contains(t, r.stderr, "unknown setting version-colum")
+
+	require.NoError(t, os.WriteFile(filepath.Join(dir, ".idemlint.yml"), []byte("schema: [db/schema.sql]\n"), 0o644))
+	r = run(t, dir, binary, "./...")
+	assert.Equal(t, 2, r.code)
+	assert.Contains(t, r.stderr, "schema: "+filepath.Join(dir, "db/schema.sql"))
+}
+
+// TestVersionHashesConfiguration: go vet caches results under the tool ID
+// -V=full prints, so the ID must change when a configuration or schema file
+// changes.
+func TestVersionHashesConfiguration(t *testing.T) {
+	dir := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "go.mod"), []byte("module example.com/m\n"), 0o644))
+	id := func() string {
+		r := run(t, dir, binary, "-V=full")
+		require.Equal(t, 0, r.code, r.stderr)
+		require.True(t, strings.HasPrefix(r.stdout, "idemlint version devel comments-go-here buildID="), r.stdout)
+		return r.stdout
+	}
+	plain := id()
+	assert.Equal(t, plain, id(), "the ID is deterministic")
+
+	require.NoError(t, os.WriteFile(filepath.Join(dir, ".idemlint.yml"), []byte("schema: [schema.sql]\n"), 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "schema.sql"), []byte("CREATE TABLE t (id int);\n"), 0o644))
+	withConfig := id()
+	assert.NotEqual(t, plain, withConfig)
+
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "schema.sql"), []byte("CREATE TABLE t (id int, version int);\n"), 0o644))
+	assert.NotEqual(t, withConfig, id(), "a schema change changes the ID")
+}
