@@ -1,0 +1,189 @@
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/idemlint/idemlint/analyzers"
+)
+
+// TestDemo runs idemlint, standalone and as go vet's tool, on the demo
+// service and checks its findings against testdata/demo/findings.txt, for
+// the analyzers the registry has: every want line is found exactly once in
+// its function, no safe line is, and nothing else is reported.
+func TestDemo(t *testing.T) {
+	if testing.Short() {
+		t.Skip("loads the demo service and its real dependencies")
+	}
+	dir, err := filepath.Abs("../../testdata/demo")
+	require.NoError(t, err)
+	download := exec.Command("go", "mod", "download")
+	download.Dir = dir
+	out, err := download.CombinedOutput()
+	require.NoError(t, err, "%s", out)
+
+	entries := readFindings(t, filepath.Join(dir, "findings.txt"))
+
+	standalone := run(t, dir, binary, "-json", "./...")
+	require.Equal(t, 0, standalone.code, standalone.stderr)
+	got := demoFindings(t, dir, []byte(standalone.stdout))
+	checkFindings(t, entries, got)
+
+	vet := run(t, dir, "go", "vet", "-vettool="+binary, "-json", "./...")
+	require.Equal(t, 0, vet.code, vet.stderr)
+	assert.Equal(t, got, demoFindings(t, dir, []byte(vet.stderr+vet.stdout)), "go vet and the standalone binary agree")
+}
+
+// A findingsEntry is one line of findings.txt.
+type findingsEntry struct {
+	want               bool
+	category, file, fn string
+}
+
+func readFindings(t *testing.T, path string) []findingsEntry {
+	t.Helper()
+	f, err := os.Open(path)
+	require.NoError(t, err)
+	defer f.Close()
+	var out []findingsEntry
+	sc := bufio.NewScanner(f)
+	for line := 1; sc.Scan(); line++ {
+		text := sc.Text()
+		if strings.TrimSpace(text) == "" || strings.HasPrefix(text, "#") {
+			continue
+		}
+		fields := strings.Split(text, "\t")
+		require.Len(t, fields, 4, "findings.txt:%d", line)
+		require.Contains(t, []string{"want", "safe"}, fields[0], "findings.txt:%d", line)
+		out = append(out, findingsEntry{fields[0] == "want", fields[1], fields[2], fields[3]})
+	}
+	require.NoError(t, sc.Err())
+	return out
+}
+
+// A demoFinding is a diagnostic located by file and enclosing function.
+type demoFinding struct{ category, file, fn, message string }
+
+func (f demoFinding) String() string {
+	return fmt.Sprintf("%s %s %s: %s", f.category, f.file, f.fn, f.message)
+}
+
+// demoFindings decodes the drivers' JSON output (go vet prints one object
+// per package, after a "# pkg" line) into findings sorted by their text.
+func demoFindings(t *testing.T, dir string, out []byte) []demoFinding {
+	t.Helper()
+	var found []demoFinding
+	var jsonText strings.Builder
+	for _, line := range strings.Split(string(out), "\n") {
+		if !strings.HasPrefix(line, "#") {
+			jsonText.WriteString(line + "\n")
+		}
+	}
+	dec := json.NewDecoder(strings.NewReader(jsonText.String()))
+	for dec.More() {
+		var tree map[string]map[string]json.RawMessage
+		require.NoError(t, dec.Decode(&tree))
+		for _, byAnalyzer := range tree {
+			for _, raw := range byAnalyzer {
+				var diags []struct{ Category, Posn, Message string }
+				if json.Unmarshal(raw, &diags) != nil {
+					t.Errorf("analysis error: %s", raw)
+					continue
+				}
+				for _, d := range diags {
+					file, line := splitPosn(t, d.Posn)
+					rel, err := filepath.Rel(dir, file)
+					require.NoError(t, err)
+					found = append(found, demoFinding{d.Category, filepath.ToSlash(rel), enclosingFunc(t, file, line), d.Message})
+				}
+			}
+		}
+	}
+	sort.Slice(found, func(i, j int) bool { return found[i].String() < found[j].String() })
+	return found
+}
+
+func splitPosn(t *testing.T, posn string) (string, int) {
+	parts := strings.Split(posn, ":")
+	require.GreaterOrEqual(t, len(parts), 3, posn)
+	line, err := strconv.Atoi(parts[len(parts)-2])
+	require.NoError(t, err, posn)
+	return strings.Join(parts[:len(parts)-2], ":"), line
+}
+
+// enclosingFunc names the top-level function declared around line of file,
+// as findings.txt writes it: Name, (T).Name or (*T).Name.
+func enclosingFunc(t *testing.T, file string, line int) string {
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, file, nil, parser.SkipObjectResolution)
+	require.NoError(t, err)
+	for _, decl := range f.Decls {
+		fn, ok := decl.(*ast.FuncDecl)
+		if !ok || fset.Position(fn.Pos()).Line > line || fset.Position(fn.End()).Line < line {
+			continue
+		}
+		if fn.Recv == nil || len(fn.Recv.List) == 0 {
+			return fn.Name.Name
+		}
+		recv := fn.Recv.List[0].Type
+		star := ""
+		if s, ok := recv.(*ast.StarExpr); ok {
+			star, recv = "*", s.X
+		}
+		if idx, ok := recv.(*ast.IndexExpr); ok {
+			recv = idx.X
+		}
+		if idx, ok := recv.(*ast.IndexListExpr); ok {
+			recv = idx.X
+		}
+		return fmt.Sprintf("(%s%s).%s", star, recv.(*ast.Ident).Name, fn.Name.Name)
+	}
+	return "(package level)"
+}
+
+func checkFindings(t *testing.T, entries []findingsEntry, got []demoFinding) {
+	t.Helper()
+	active := func(category string) bool {
+		name, _, _ := strings.Cut(category, "/")
+		return analyzers.Lookup(name) != nil
+	}
+	matches := func(e findingsEntry) (n int) {
+		for _, f := range got {
+			if f.category == e.category && f.file == e.file && f.fn == e.fn {
+				n++
+			}
+		}
+		return n
+	}
+	for _, e := range entries {
+		if !active(e.category) {
+			continue
+		}
+		if e.want {
+			assert.Equal(t, 1, matches(e), "want one %s in %s %s", e.category, e.file, e.fn)
+		} else {
+			assert.Zero(t, matches(e), "want no %s in %s %s (safe twin)", e.category, e.file, e.fn)
+		}
+	}
+	for _, f := range got {
+		expected := false
+		for _, e := range entries {
+			expected = expected || (e.want && f.category == e.category && f.file == e.file && f.fn == e.fn)
+		}
+		assert.True(t, expected, "unexpected finding on the demo: %s", f)
+	}
+}
