@@ -1,0 +1,24 @@
+package knowledge
+
+// libraries is every library's rows. Each file of this package holds one
+// library family's table; keep this list in the order of those files.
+var libraries = []library{
+	// Databases.
+	databaseSQL,
+	sqlx,
+	pgx,
+	gorm,
+	bun,
+	dbErrors,
+	// Network.
+	netHTTP,
+	resty,
+	retryableHTTP,
+	grpc,
+	stripe,
+	// Retries, locks, schedules, values.
+	retryLibs,
+	redisLocks,
+	schedulers,
+	freshValues,
+}

@@ -1,0 +1,5 @@
+package knowledge
+
+// retryableHTTP: hashicorp/go-retryablehttp.
+// Rows to come.
+var retryableHTTP = library{name: "retryablehttp"}

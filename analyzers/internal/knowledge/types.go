@@ -1,0 +1,144 @@
+package knowledge
+
+import "go/types"
+
+// A TypeRole is what a library type means to the analyzers.
+type TypeRole uint8
+
+const (
+	NoTypeRole     TypeRole = iota
+	TxHandle                // a transaction (*sql.Tx, pgx.Tx, bun.Tx)
+	DBHandle                // a pool or connection outside any transaction (*sql.DB, *pgxpool.Pool)
+	EitherHandle            // a handle that is a transaction or not depending on where it came from (*gorm.DB)
+	LockingClause           // a clause that locks the rows read (GORM clause.Locking)
+	ConflictClause          // a clause that makes an insert an upsert or a no-op (GORM clause.OnConflict)
+	ExprValue               // an SQL expression used as a value (GORM clause.Expr): atomic in an update
+	VersionField            // a field type that makes a model versioned (optimisticlock.Version)
+	DBError                 // an error type that carries the database's error code
+)
+
+// A Type is one row of the type table.
+type Type struct {
+	Pkg, Name string
+	Role      TypeRole
+	// CodeField is, for a DBError, the field holding the code that
+	// Codes lists ("Code" for *pgconn.PgError, "Number" for MySQL).
+	CodeField string
+}
+
+// An ErrMeaning is what an error value or code says happened.
+type ErrMeaning uint8
+
+const (
+	NoMeaning            ErrMeaning = iota
+	NotFound                        // the lookup found no row (sql.ErrNoRows, gorm.ErrRecordNotFound)
+	UniqueViolation                 // an insert or update hit a unique key (SQLSTATE 23505, MySQL 1062)
+	SerializationFailure            // a serializable transaction must be retried (SQLSTATE 40001)
+)
+
+func (m ErrMeaning) String() string {
+	switch m {
+	case NotFound:
+		return "not-found"
+	case UniqueViolation:
+		return "unique-violation"
+	case SerializationFailure:
+		return "serialization-failure"
+	}
+	return "none"
+}
+
+// A Sentinel is an exported error variable with a meaning.
+type Sentinel struct {
+	Pkg, Name string
+	Meaning   ErrMeaning
+}
+
+// A Code is a database error code with a meaning, as a DBError's CodeField
+// holds it (a string SQLSTATE, or a number for MySQL and SQLite).
+type Code struct {
+	Value   string
+	Meaning ErrMeaning
+}
+
+// Codes are the error codes every DBError is compared against.
+var Codes = []Code{
+	{"23505", UniqueViolation},      // PostgreSQL unique_violation
+	{"1062", UniqueViolation},       // MySQL ER_DUP_ENTRY
+	{"2067", UniqueViolation},       // SQLite SQLITE_CONSTRAINT_UNIQUE (extended code)
+	{"1555", UniqueViolation},       // SQLite SQLITE_CONSTRAINT_PRIMARYKEY
+	{"40001", SerializationFailure}, // PostgreSQL serialization_failure
+	{"40P01", SerializationFailure}, // PostgreSQL deadlock_detected
+}
+
+// CodeMeaning returns the meaning of an error code, or NoMeaning.
+func CodeMeaning(value string) ErrMeaning {
+	for _, c := range Codes {
+		if c.Value == value {
+			return c.Meaning
+		}
+	}
+	return NoMeaning
+}
+
+var (
+	typeTable = func() map[[2]string]*Type {
+		m := make(map[[2]string]*Type)
+		for _, lib := range libraries {
+			for i := range lib.types {
+				t := &lib.types[i]
+				m[[2]string{t.Pkg, t.Name}] = t
+			}
+		}
+		return m
+	}()
+	sentinelTable = func() map[[2]string]*Sentinel {
+		m := make(map[[2]string]*Sentinel)
+		for _, lib := range libraries {
+			for i := range lib.sentinels {
+				s := &lib.sentinels[i]
+				m[[2]string{s.Pkg, s.Name}] = s
+			}
+		}
+		return m
+	}()
+)
+
+// TypeOf returns the row of a (pointer to a) named library type, or nil.
+func TypeOf(t types.Type) *Type {
+	named := namedOf(t)
+	if named == nil || named.Obj().Pkg() == nil {
+		return nil
+	}
+	return typeTable[[2]string{named.Obj().Pkg().Path(), named.Obj().Name()}]
+}
+
+// SentinelOf returns the row of a package-level error variable, or nil.
+func SentinelOf(v *types.Var) *Sentinel {
+	if v == nil || v.Pkg() == nil || v.Parent() != v.Pkg().Scope() {
+		return nil
+	}
+	return sentinelTable[[2]string{v.Pkg().Path(), v.Name()}]
+}
+
+// Types returns every type row, for tests and documentation.
+func Types() []*Type {
+	var out []*Type
+	for _, lib := range libraries {
+		for i := range lib.types {
+			out = append(out, &lib.types[i])
+		}
+	}
+	return out
+}
+
+// Sentinels returns every sentinel row, for tests and documentation.
+func Sentinels() []*Sentinel {
+	var out []*Sentinel
+	for _, lib := range libraries {
+		for i := range lib.sentinels {
+			out = append(out, &lib.sentinels[i])
+		}
+	}
+	return out
+}
