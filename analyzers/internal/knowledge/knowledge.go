@@ -43,9 +43,11 @@ const (
 
 	// Database: builder and ORM calls.
 	Chain         // a builder step that returns the same query (GORM Where, Model; bun Where)
+	Predicate     // a condition on a column (ent's generated field predicates, And, Or, Not)
 	LockStep      // a builder step that adds a row lock (bun For, ent ForUpdate)
 	ConflictStep  // a builder step that adds ON CONFLICT / IGNORE (bun On, Ignore; ent OnConflict)
-	SetStep       // a builder step that sets a column, possibly to an expression (bun Set, ent SetX, AddX)
+	SetStep       // a builder step that sets a column, possibly to an expression (bun Set, ent SetX)
+	AddStep       // a builder step that adds to a column atomically (ent AddX, sql UpdateSet.Add: c = c + v)
 	Find          // reads rows into a destination (GORM First, Take, Find; bun Scan; ent Only)
 	Insert        // inserts its model (GORM Create; bun InsertQuery Exec)
 	Update        // updates (GORM Update, Updates, UpdateColumn(s); bun UpdateQuery Exec)
@@ -59,6 +61,7 @@ const (
 	Scan         // reads a row into destinations; where "no rows" surfaces
 	RowsAffected // the affected-row count of a write
 	ErrorCheck   // classifies an error (unique violation, not found)
+	ErrorCode    // returns a database error's code (bun pgdriver Error.Field('C'), (*pq.Error).SQLState)
 
 	// Database: transactions.
 	Begin     // returns a transaction
@@ -68,23 +71,31 @@ const (
 	Savepoint // a nested transaction inside one
 
 	// Network.
-	Request     // sends a request to another service (with its HTTP method when known)
-	NewRequest  // builds a request (net/http NewRequest; the method is an argument)
-	SetHeader   // sets a request header (an idempotency key when the name says so)
-	SetIdemKey  // sets an idempotency key by API (stripe Params.SetIdempotencyKey)
-	Retry       // runs a func argument again while it fails, with waits
-	RetryClient // returns a client whose requests are retried (retryablehttp.NewClient)
-	RetryConfig // configures a client's retries (resty SetRetryCount)
-	Dial        // opens a network connection
+	Request    // sends a request to another service (with its HTTP method when known)
+	NewRequest // builds a request (net/http NewRequest; the method is an argument)
+	SetHeader  // sets a request header (an idempotency key when the name says so)
+	SetIdemKey // sets an idempotency key by API (stripe Params.SetIdempotencyKey)
+	Dial       // opens a network connection
+	Eval       // runs a server-side script (Redis EVAL, Script.Run): what it does is in its source
+	NewHandle  // makes a handle later calls use, doing no I/O: a client (resty.New), lock (redsync NewMutex), script (redis.NewScript) or task (gocron.NewTask)
+
+	// Retries.
+	Retry         // runs a func argument again while it fails, with waits
+	RetryClient   // returns a client whose requests are retried (retryablehttp.NewClient)
+	RetryConfig   // configures a client's retries (resty SetRetryCount)
+	MarkRetryable // marks an error retryable; its package's Retry returns any other error at once (sethvargo RetryableError)
+	MarkPermanent // marks an error permanent: the Retry around it stops (backoff.Permanent, retry-go Unrecoverable)
 
 	// Distributed locks.
-	TTLLockAcquire // takes a lock that expires (Redis SET NX, redsync Lock)
-	TTLLockRelease // releases one (Del, redsync Unlock)
-	TTLLockExtend  // extends one
-	FenceToken     // issues a monotonic number usable as a fencing token (Redis INCR)
+	TTLLockAcquire      // takes a lock that expires (Redis SET NX, redsync Lock)
+	TTLLockRelease      // releases one whoever holds it (Del); see TTLLockReleaseOwned
+	TTLLockReleaseOwned // releases a TTL lock only while the caller holds it (redsync Unlock; DelExArgs with Mode IFEQ)
+	TTLLockExtend       // extends one
+	FenceToken          // issues a monotonic number usable as a fencing token (Redis INCR)
 
 	// Scheduling and values.
 	Schedule // registers a func to run periodically in-process (cron AddFunc)
+	Lease    // makes scheduled jobs run on one replica at a time (gocron WithDistributedLocker)
 	Fresh    // returns a value that differs on every call (uuid.New, rand, time.Now)
 	Wait     // waits (time.Sleep, time.After): part of a hand-written retry loop
 )
@@ -100,6 +111,10 @@ var kindNames = [...]string{
 	Retry: "retry", RetryClient: "retry-client", RetryConfig: "retry-config", Dial: "dial",
 	TTLLockAcquire: "ttl-lock-acquire", TTLLockRelease: "ttl-lock-release", TTLLockExtend: "ttl-lock-extend",
 	FenceToken: "fence-token", Schedule: "schedule", Fresh: "fresh", Wait: "wait",
+	ErrorCode: "error-code",
+	NewHandle: "new-handle", Eval: "eval", TTLLockReleaseOwned: "ttl-lock-release-owned",
+	MarkRetryable: "mark-retryable", MarkPermanent: "mark-permanent", Lease: "lease",
+	AddStep: "add-step", Predicate: "predicate",
 }
 
 func (k Kind) String() string {
@@ -139,6 +154,11 @@ const (
 	TTL              // a lock's expiry
 	Count            // a retry count
 	ErrArg           // the error an ErrorCheck classifies
+
+	// Network, locks and retries, continued.
+	ScriptSrc // a server-side script's source (Redis EVAL, redis.NewScript)
+	Options   // an options struct whose fields say what the call does (go-redis SetArgs, DelExArgs: Mode, TTL, MatchValue)
+	Policies  // failsafe-go policies, from this parameter on, or an Executor holding them
 )
 
 var roleNames = [...]string{
@@ -147,6 +167,7 @@ var roleNames = [...]string{
 	TxOptions: "tx-options", Handle: "handle", HTTPMethod: "http-method", URL: "url", Body: "body",
 	Req: "request", HeaderName: "header-name", HeaderValue: "header-value", Key: "key", TTL: "ttl",
 	Count: "count", ErrArg: "error",
+	ScriptSrc: "script", Options: "options", Policies: "policies",
 }
 
 func (r Role) String() string {
@@ -244,6 +265,10 @@ type Call struct {
 	// CallbackTx is, for a TxFunc, the parameter of the Callback that
 	// receives the transaction.
 	CallbackTx int
+	// Meaning is, for an ErrorCheck, what a true result says happened
+	// (pgerrcode.IsIntegrityConstraintViolation: a unique violation among
+	// others); NoMeaning when the call's arguments say (pq.As's codes).
+	Meaning ErrMeaning
 	// Lib names the library, for messages and documentation.
 	Lib string
 }
@@ -298,8 +323,9 @@ type library struct {
 	sentinels []Sentinel
 }
 
-// Lookup returns the row for f, or nil.
-func Lookup(f Func) *Call { return table[f] }
+// Lookup returns the row for f, from the table or else from a rule
+// (rules.go), or nil.
+func Lookup(f Func) *Call { return lookup(f) }
 
 // Rows returns every row, for tests and documentation.
 func Rows() []*Call {

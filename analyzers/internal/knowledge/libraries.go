@@ -9,6 +9,7 @@ var libraries = []library{
 	pgx,
 	gorm,
 	bun,
+	entRuntime, // ent.go: the runtime; generated code is recognised by EntCall, sqlc's by SQLC (sqlc.go)
 	dbErrors,
 	// Network.
 	netHTTP,

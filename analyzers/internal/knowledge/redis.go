@@ -1,5 +1,90 @@
 package knowledge
 
-// redisLocks: go-redis v9 and redsync v4.
-// Rows to come.
-var redisLocks = library{name: "redis"}
+const (
+	goRedisPkg = "github.com/redis/go-redis/v9"
+	redsyncPkg = "github.com/go-redsync/redsync/v4"
+)
+
+// redisLocks: go-redis v9 and redsync v4, the calls that make a TTL lock.
+//
+// go-redis commands are methods of the unexported func type cmdable,
+// embedded by value in Client, ClusterClient, Ring, Conn, Pipeline and Tx:
+// rdb.SetNX on a *redis.Client is a static call of
+// (go-redis/v9.cmdable).SetNX whose receiver is the embedded field (a
+// promoted call). Through redis.UniversalClient or redis.Cmdable it is an
+// invoke of the interface that declares the method, embedded in those:
+// StringCmdable (SetNX, SetArgs, DelExArgs, Incr, IncrBy), GenericCmdable
+// (Del, Expire, PExpire), ScriptingFunctionsCmdable (Eval...), and Scripter
+// for (*Script).Run's argument. Each command has a row for cmdable and one
+// for its declaring interface.
+//
+// An acquire is SetNX, or SetArgs whose SetArgs value (Options) has Mode
+// "NX" (and TTL or ExpireAt for the expiry; any other Mode is a plain or
+// compare-and-set SET, not an acquire). Del releases whoever holds the
+// key; DelExArgs releases only while its DelExArgs value has Mode "IFEQ"
+// and MatchValue the holder's value (IFNE or no Mode is no owner check).
+// A script (Eval, EvalSha, (*Script).Run) is what its source says: the
+// source is the ScriptSrc argument of Eval or of the redis.NewScript that
+// made the *Script; EvalSha names a script loaded earlier.
+var redisLocks = library{
+	name:  "redis",
+	pkgs:  []string{goRedisPkg, redsyncPkg},
+	calls: append(goRedisCalls(), redsyncCalls...),
+}
+
+func goRedisCalls() []Call {
+	var calls []Call
+	for _, c := range []struct {
+		iface, name string
+		kind        Kind
+		params      []Param
+	}{
+		{"StringCmdable", "SetNX", TTLLockAcquire, []Param{p(1, Key), p(2, Value), p(3, TTL)}},
+		{"StringCmdable", "SetArgs", TTLLockAcquire, []Param{p(1, Key), p(2, Value), p(3, Options)}},
+		{"StringCmdable", "DelExArgs", TTLLockReleaseOwned, []Param{p(1, Key), p(2, Options)}},
+		{"StringCmdable", "Incr", FenceToken, []Param{p(1, Key)}},
+		{"StringCmdable", "IncrBy", FenceToken, []Param{p(1, Key)}},
+		{"GenericCmdable", "Del", TTLLockRelease, []Param{p(1, Key)}},
+		{"GenericCmdable", "Expire", TTLLockExtend, []Param{p(1, Key), p(2, TTL)}},
+		{"GenericCmdable", "PExpire", TTLLockExtend, []Param{p(1, Key), p(2, TTL)}},
+		{"ScriptingFunctionsCmdable", "Eval", Eval, []Param{p(1, ScriptSrc), p(2, Key), p(3, Binds)}},
+		{"ScriptingFunctionsCmdable", "EvalRO", Eval, []Param{p(1, ScriptSrc), p(2, Key), p(3, Binds)}},
+		{"ScriptingFunctionsCmdable", "EvalSha", Eval, []Param{p(2, Key), p(3, Binds)}},
+		{"ScriptingFunctionsCmdable", "EvalShaRO", Eval, []Param{p(2, Key), p(3, Binds)}},
+	} {
+		calls = append(calls,
+			Call{Func: method(goRedisPkg, "cmdable", c.name), Kind: c.kind, Params: c.params},
+			Call{Func: method(goRedisPkg, c.iface, c.name), Kind: c.kind, Params: c.params})
+		if c.kind == Eval {
+			// Scripter, the interface (*Script).Run takes, declares them
+			// again.
+			calls = append(calls, Call{Func: method(goRedisPkg, "Scripter", c.name), Kind: c.kind, Params: c.params})
+		}
+	}
+	return append(calls,
+		Call{Func: fn(goRedisPkg, "NewScript"), Kind: NewHandle, Params: []Param{p(0, ScriptSrc)}},
+		// (*Script).Run(ctx, c Scripter, keys, args...): EVALSHA, then
+		// EVAL of the source when the server does not have it.
+		Call{Func: method(goRedisPkg, "Script", "Run"), Kind: Eval, Params: []Param{p(2, Key), p(3, Binds)}},
+		Call{Func: method(goRedisPkg, "Script", "RunRO"), Kind: Eval, Params: []Param{p(2, Key), p(3, Binds)}},
+		Call{Func: method(goRedisPkg, "Script", "Eval"), Kind: Eval, Params: []Param{p(2, Key), p(3, Binds)}},
+		Call{Func: method(goRedisPkg, "Script", "EvalSha"), Kind: Eval, Params: []Param{p(2, Key), p(3, Binds)}},
+	)
+}
+
+// redsync: a Mutex is named at NewMutex (its key) and acquired with SET NX
+// PX on every pool; its Unlock and Extend compare the mutex's random value
+// in a Lua script, so they are owner-checked. Mutex.Value() is that random
+// value: unique, not monotonic, so no fencing token.
+var redsyncCalls = []Call{
+	{Func: fn(redsyncPkg, "New"), Kind: NewHandle, Result: ClientResult},
+	{Func: method(redsyncPkg, "Redsync", "NewMutex"), Kind: NewHandle, Params: []Param{p(0, Key)}, Result: LockResult},
+	{Func: method(redsyncPkg, "Mutex", "Lock"), Kind: TTLLockAcquire},
+	{Func: method(redsyncPkg, "Mutex", "LockContext"), Kind: TTLLockAcquire},
+	{Func: method(redsyncPkg, "Mutex", "TryLock"), Kind: TTLLockAcquire},
+	{Func: method(redsyncPkg, "Mutex", "TryLockContext"), Kind: TTLLockAcquire},
+	{Func: method(redsyncPkg, "Mutex", "Unlock"), Kind: TTLLockReleaseOwned},
+	{Func: method(redsyncPkg, "Mutex", "UnlockContext"), Kind: TTLLockReleaseOwned},
+	{Func: method(redsyncPkg, "Mutex", "Extend"), Kind: TTLLockExtend},
+	{Func: method(redsyncPkg, "Mutex", "ExtendContext"), Kind: TTLLockExtend},
+}

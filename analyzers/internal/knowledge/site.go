@@ -52,7 +52,7 @@ type Site struct {
 func Resolve(call *ssa.CallCommon) (Site, bool) {
 	if call.IsInvoke() {
 		f := FuncOf(call.Method)
-		return Site{Call: call, Func: f, Row: table[f], Shape: Invoke}, true
+		return Site{Call: call, Func: f, Row: lookup(f), Shape: Invoke}, true
 	}
 	callee := call.StaticCallee()
 	if callee == nil {
@@ -66,7 +66,7 @@ func Resolve(call *ssa.CallCommon) (Site, bool) {
 		return Site{}, false // an anonymous function
 	}
 	f := FuncOf(obj)
-	s := Site{Call: call, Func: f, Row: table[f], Shape: Static, recvInArgs: f.Recv != ""}
+	s := Site{Call: call, Func: f, Row: lookup(f), Shape: Static, recvInArgs: f.Recv != ""}
 	switch {
 	case callee.Origin() != nil:
 		s.Shape = Instance

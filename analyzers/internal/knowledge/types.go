@@ -15,6 +15,11 @@ const (
 	ExprValue               // an SQL expression used as a value (GORM clause.Expr): atomic in an update
 	VersionField            // a field type that makes a model versioned (optimisticlock.Version)
 	DBError                 // an error type that carries the database's error code
+
+	// Network and retries.
+	Retrying      // a client or transport that retries every request sent through it (retryablehttp.Client, RoundTripper)
+	RetryPolicy   // a failsafe-go retry policy: an executor, request or transport built with one retries
+	IdemKeyHolder // a struct whose key field (IdemKeyField) is the idempotency key of the request it is passed to (stripe.Params)
 )
 
 // A Type is one row of the type table.
