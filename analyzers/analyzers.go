@@ -6,10 +6,13 @@ package analyzers
 //go:generate go run ./internal/docgen/cmd -out ../docs/analyzers
 
 import (
+	"io"
+
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/idemlint/idemlint/analyzers/ignoredirective"
 	"github.com/idemlint/idemlint/analyzers/internal/docgen"
+	"github.com/idemlint/idemlint/analyzers/internal/schema"
 )
 
 // All returns every idemlint analyzer, in documentation order.
@@ -87,3 +90,17 @@ func Lookup(name string) *analysis.Analyzer {
 // Markdown returns the documentation page of a: the text of
 // docs/analyzers/NAME.md and of `idemlint help NAME`.
 func Markdown(a *analysis.Analyzer) []byte { return docgen.Markdown(a) }
+
+// BuildInputs returns the files the analysis of the module containing dir
+// reads besides Go source: its .idemlint.yml, the DDL files the
+// configuration names, every sqlc configuration in the module and the
+// schema files each names. No build cache knows them, so the binary hashes
+// them into the tool ID it prints for -V=full, which keys go vet's cache.
+func BuildInputs(dir string) []string { return schema.BuildInputs(dir) }
+
+// SetWarnings sends the warnings about schema files (a malformed DDL
+// statement, skipped; an unreadable sqlc configuration) to w, once each.
+// Only the standalone binary sets it: under go vet, gopls and
+// golangci-lint they stay silent, and the parts not understood are left
+// out of the analysis.
+func SetWarnings(w io.Writer) { schema.SetWarnings(w) }

@@ -46,6 +46,9 @@ func Main(all []*analysis.Analyzer) {
 		if err := config.Validate(wd); err != nil {
 			fatalf("bad configuration: %v", err)
 		}
+		// Standalone: say which schema statements were skipped. As go
+		// vet's tool the binary stays quiet, like gopls and golangci-lint.
+		analyzers.SetWarnings(os.Stderr)
 	}
 	os.Args = append([]string{os.Args[0]}, selectAnalyzers(all, args)...)
 	multichecker.Main(all...)
@@ -64,8 +67,10 @@ func versionRequested(args []string) bool {
 
 // printVersion prints the tool ID in the form cmd/go parses. The ID hashes
 // the executable together with the configuration and schema files the
-// analysis of the working directory's module reads, since go vet's cache
-// does not know they are inputs.
+// analysis of the working directory's module reads (analyzers.BuildInputs:
+// .idemlint.yml, its DDL files, every sqlc configuration in the module and
+// their schema files), since go vet's cache does not know they are
+// inputs.
 func printVersion(w io.Writer) error {
 	exe, err := os.Executable()
 	if err != nil {
@@ -76,7 +81,7 @@ func printVersion(w io.Writer) error {
 		return err
 	}
 	wd, _ := os.Getwd()
-	for _, f := range config.BuildInputs(wd) {
+	for _, f := range analyzers.BuildInputs(wd) {
 		fmt.Fprintf(h, "\x00%s\x00", f)
 		_ = hashFile(h, f) // a missing file hashes as its name alone; the analysis reports it
 	}

@@ -185,3 +185,73 @@ func TestVersionHashesConfiguration(t *testing.T) {
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "schema.sql"), []byte("CREATE TABLE t (id int, version int);\n"), 0o644))
 	assert.NotEqual(t, withConfig, id(), "a schema change changes the ID")
 }
+
+// TestVersionHashesSchemaFiles: the tool ID covers every sqlc
+// configuration of the module and the schema files each names, besides
+// .idemlint.yml and its DDL files, so that go vet's cache turns over when
+// any of them changes; files the analysis never reads do not move it.
+func TestVersionHashesSchemaFiles(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, content string) {
+		t.Helper()
+		path := filepath.Join(dir, name)
+		require.NoError(t, os.MkdirAll(filepath.Dir(path), 0o755))
+		require.NoError(t, os.WriteFile(path, []byte(content), 0o644))
+	}
+	id := func(sub string) string {
+		r := run(t, filepath.Join(dir, sub), binary, "-V=full")
+		require.Equal(t, 0, r.code, r.stderr)
+		return r.stdout
+	}
+	write("go.mod", "module example.com/m\n")
+	write("internal/db/sqlc.yaml", "version: \"2\"\nsql:\n  - engine: postgresql\n    schema: ../../db/migrations/\n    queries: q.sql\n")
+	write("db/migrations/001_users.up.sql", "CREATE TABLE users (id bigint PRIMARY KEY, email text);\n")
+	write("testdata/other/sqlc.yaml", "version: \"2\"\nsql: [{schema: schema.sql}]\n")
+	write("testdata/other/schema.sql", "CREATE TABLE t (id int);\n")
+	write("internal/svc/svc.go", "package svc\n")
+
+	base := id(".")
+	assert.Equal(t, base, id("internal/svc"), "the ID covers the working directory's module, from any of its directories")
+
+	steps := []struct {
+		what    string
+		edit    func()
+		changes bool
+	}{
+		{"a schema file sqlc reads", func() {
+			write("db/migrations/001_users.up.sql", "CREATE TABLE users (id bigint PRIMARY KEY, email text UNIQUE);\n")
+		}, true},
+		{"a new migration in sqlc's schema directory", func() {
+			write("db/migrations/002_version.up.sql", "ALTER TABLE users ADD COLUMN version int;\n")
+		}, true},
+		{"a down migration, which sqlc does not read", func() {
+			write("db/migrations/002_version.down.sql", "ALTER TABLE users DROP COLUMN version;\n")
+		}, false},
+		{"the sqlc configuration", func() {
+			write("internal/db/sqlc.yaml", "version: \"2\"\nsql:\n  - engine: postgresql\n    schema: [../../db/migrations/]\n    queries: q.sql\n")
+		}, true},
+		{"a sqlc configuration under testdata, which no package uses", func() {
+			write("testdata/other/schema.sql", "CREATE TABLE t (id int UNIQUE);\n")
+		}, false},
+		{"a new sqlc configuration", func() {
+			write("sqlc.json", `{"version": "1", "packages": [{"schema": "db/extra.sql"}]}`)
+		}, true},
+		{"the file the new configuration names", func() {
+			write("db/extra.sql", "CREATE TABLE extra (id int);\n")
+		}, true},
+		{"an unrelated file", func() {
+			write("README.md", "hello\n")
+		}, false},
+	}
+	prev := base
+	for _, s := range steps {
+		s.edit()
+		next := id(".")
+		if s.changes {
+			assert.NotEqual(t, prev, next, "editing %s changes the ID", s.what)
+		} else {
+			assert.Equal(t, prev, next, "editing %s leaves the ID", s.what)
+		}
+		prev = next
+	}
+}

@@ -18,6 +18,7 @@
 //	ParseSetList(s string) *SetList       bun Set("count = count + 1")
 //	ParseConflict(s string) *Conflict     bun On("CONFLICT (email) DO NOTHING")
 //	ParseRowLock(s string) (RowLock, bool) bun For("UPDATE SKIP LOCKED")
+//	ParseDDL(script) / Catalog.Exec(script) schema files: tables, columns, unique keys (ddl.go)
 //
 // A Statement carries Kind (KindSelect, KindInsert, KindUpdate,
 // KindDelete, KindUpsert, KindOther, KindUnknown), Table, From,

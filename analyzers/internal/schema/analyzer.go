@@ -1,0 +1,42 @@
+package schema
+
+import (
+	"path/filepath"
+	"reflect"
+
+	"golang.org/x/tools/go/analysis"
+
+	"github.com/idemlint/idemlint/analyzers/config"
+	"github.com/idemlint/idemlint/analyzers/internal/report"
+)
+
+// Analyzer builds the *Schema of a package. It is not in the registry:
+// analyzers that need unique keys or version columns require it. It
+// exports no facts itself; the Go sources (ent, GORM) reach it through
+// factsAnalyzer, which every driver runs on every dependency.
+//
+// Its Run fails, naming the file, when a DDL file the configuration names
+// cannot be read.
+var Analyzer = &analysis.Analyzer{
+	Name:       "idemlintschema",
+	Doc:        "collect the unique keys and version columns idemlint's analyzers use, from DDL files, sqlc schemas, ent migrate packages and GORM models",
+	Requires:   []*analysis.Analyzer{config.Analyzer, factsAnalyzer},
+	Run:        report.Guard(run),
+	ResultType: reflect.TypeFor[*Schema](),
+}
+
+func run(pass *analysis.Pass) (any, error) {
+	cfg := pass.ResultOf[config.Analyzer].(*config.Config)
+	facts, _ := pass.ResultOf[factsAnalyzer].(*factSet)
+	dir := ""
+	if len(pass.Files) > 0 {
+		if name := pass.Fset.Position(pass.Files[0].Package).Filename; name != "" {
+			dir = filepath.Dir(name)
+		}
+	}
+	files, err := loadFiles(cfg, dir)
+	if err != nil {
+		return nil, err
+	}
+	return newSchema(cfg, facts, files), nil
+}

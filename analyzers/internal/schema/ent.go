@@ -1,0 +1,306 @@
+package schema
+
+import (
+	"go/ast"
+	"go/constant"
+	"go/types"
+
+	"golang.org/x/tools/go/analysis"
+)
+
+// ent's generated migrate package (ent/migrate/schema.go), read from its
+// syntax when that package is analysed:
+//
+//	UsersColumns = []*schema.Column{
+//		{Name: "id", Type: field.TypeInt, Increment: true},
+//		{Name: "email", Type: field.TypeString, Unique: true},
+//	}
+//	UsersTable = &schema.Table{
+//		Name:       "users",
+//		Columns:    UsersColumns,
+//		PrimaryKey: []*schema.Column{UsersColumns[0]},
+//		Indexes: []*schema.Index{{
+//			Name: "user_tenant_handle", Unique: true,
+//			Columns:    []*schema.Column{UsersColumns[2], UsersColumns[3]},
+//			Annotation: &entsql.IndexAnnotation{Where: "deleted_at IS NULL"},
+//		}},
+//	}
+//
+// The package is recognised by that shape: a package named migrate whose
+// package-level variables are composite literals of
+// entgo.io/ent/dialect/sql/schema's Column and Table. What this reader
+// does not understand in a table makes the table contribute its keys only.
+
+const (
+	entSchemaPath = "entgo.io/ent/dialect/sql/schema"
+	entSQLPath    = "entgo.io/ent/dialect/entsql"
+)
+
+// entColumn is one element of a []*schema.Column literal.
+type entColumn struct {
+	name   string
+	unique bool
+}
+
+// readEnt returns the tables an ent migrate package declares.
+func readEnt(pass *analysis.Pass) []*desc {
+	if pass.Pkg.Name() != "migrate" || !importsPath(pass.Pkg, entSchemaPath) {
+		return nil
+	}
+	r := &entReader{pass: pass, columns: map[types.Object][]entColumn{}}
+	var tables []*ast.CompositeLit
+	for _, f := range pass.Files {
+		for _, decl := range f.Decls {
+			gd, ok := decl.(*ast.GenDecl)
+			if !ok {
+				continue
+			}
+			for _, spec := range gd.Specs {
+				vs, ok := spec.(*ast.ValueSpec)
+				if !ok || len(vs.Values) != len(vs.Names) {
+					continue
+				}
+				for i, name := range vs.Names {
+					v := ast.Unparen(vs.Values[i])
+					switch {
+					case r.isType(v, "[]*", "Column"):
+						if cols, ok := r.columnList(v); ok {
+							r.columns[pass.TypesInfo.Defs[name]] = cols
+						}
+					case r.isType(v, "*", "Table"):
+						if u, ok := v.(*ast.UnaryExpr); ok {
+							if lit, ok := u.X.(*ast.CompositeLit); ok {
+								tables = append(tables, lit)
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+	var out []*desc
+	for _, lit := range tables {
+		if t := r.table(lit); t != nil {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+func importsPath(pkg *types.Package, path string) bool {
+	for _, imp := range pkg.Imports() {
+		if imp.Path() == path {
+			return true
+		}
+	}
+	return false
+}
+
+type entReader struct {
+	pass    *analysis.Pass
+	columns map[types.Object][]entColumn
+}
+
+// isType reports whether e's type is []*schema.NAME ("[]*") or
+// *schema.NAME ("*") of ent's schema package.
+func (r *entReader) isType(e ast.Expr, shape, name string) bool {
+	t := r.pass.TypesInfo.TypeOf(e)
+	if shape == "[]*" {
+		s, ok := t.(*types.Slice)
+		if !ok {
+			return false
+		}
+		t = s.Elem()
+	}
+	p, ok := t.(*types.Pointer)
+	return ok && isNamedType(p.Elem(), entSchemaPath, name)
+}
+
+// fields returns the key: value pairs of a struct literal.
+func fields(lit *ast.CompositeLit) map[string]ast.Expr {
+	out := map[string]ast.Expr{}
+	for _, elt := range lit.Elts {
+		kv, ok := elt.(*ast.KeyValueExpr)
+		if !ok {
+			return nil
+		}
+		if id, ok := kv.Key.(*ast.Ident); ok {
+			out[id.Name] = kv.Value
+		}
+	}
+	return out
+}
+
+func (r *entReader) stringConst(e ast.Expr) (string, bool) {
+	if e == nil {
+		return "", false
+	}
+	v := r.pass.TypesInfo.Types[e].Value
+	if v == nil || v.Kind() != constant.String {
+		return "", false
+	}
+	return constant.StringVal(v), true
+}
+
+func (r *entReader) boolConst(e ast.Expr) (bool, bool) {
+	if e == nil {
+		return false, true
+	}
+	v := r.pass.TypesInfo.Types[e].Value
+	if v == nil || v.Kind() != constant.Bool {
+		return false, false
+	}
+	return constant.BoolVal(v), true
+}
+
+// element returns the struct literal of a slice element ({…} or &T{…}).
+func element(e ast.Expr) *ast.CompositeLit {
+	if u, ok := e.(*ast.UnaryExpr); ok {
+		e = u.X
+	}
+	lit, _ := e.(*ast.CompositeLit)
+	return lit
+}
+
+func (r *entReader) columnList(e ast.Expr) ([]entColumn, bool) {
+	lit, ok := e.(*ast.CompositeLit)
+	if !ok {
+		return nil, false
+	}
+	var cols []entColumn
+	for _, elt := range lit.Elts {
+		el := element(elt)
+		if el == nil {
+			return nil, false
+		}
+		fs := fields(el)
+		name, ok := r.stringConst(fs["Name"])
+		unique, ok2 := r.boolConst(fs["Unique"])
+		if !ok || !ok2 {
+			return nil, false
+		}
+		cols = append(cols, entColumn{name: name, unique: unique})
+	}
+	return cols, true
+}
+
+// columnRefs resolves []*schema.Column{UsersColumns[2], …} to names.
+func (r *entReader) columnRefs(e ast.Expr) ([]string, bool) {
+	lit, ok := e.(*ast.CompositeLit)
+	if !ok {
+		return nil, false
+	}
+	var out []string
+	for _, elt := range lit.Elts {
+		ix, ok := elt.(*ast.IndexExpr)
+		if !ok {
+			return nil, false
+		}
+		id, ok := ix.X.(*ast.Ident)
+		if !ok {
+			return nil, false
+		}
+		cols, ok := r.columns[r.pass.TypesInfo.Uses[id]]
+		if !ok {
+			return nil, false
+		}
+		v := r.pass.TypesInfo.Types[ix.Index].Value
+		if v == nil || v.Kind() != constant.Int {
+			return nil, false
+		}
+		i, exact := constant.Int64Val(v)
+		if !exact || i < 0 || int(i) >= len(cols) {
+			return nil, false
+		}
+		out = append(out, cols[i].name)
+	}
+	return out, len(out) > 0
+}
+
+// table reads a schema.Table literal.
+func (r *entReader) table(lit *ast.CompositeLit) *desc {
+	fs := fields(lit)
+	name, ok := r.stringConst(fs["Name"])
+	if fs == nil || !ok || name == "" {
+		return nil
+	}
+	t := &desc{Source: Source{FromEnt, r.pass.Pkg.Path()}, Name: name, Describes: true}
+	if s, ok := r.stringConst(fs["Schema"]); ok {
+		t.Schema = s
+	}
+	var cols []entColumn
+	switch c := fs["Columns"].(type) {
+	case *ast.Ident:
+		cols, ok = r.columns[r.pass.TypesInfo.Uses[c]]
+	default:
+		cols, ok = r.columnList(c)
+	}
+	if !ok {
+		t.Describes = false
+	}
+	for _, c := range cols {
+		t.Columns = append(t.Columns, column{Name: c.name})
+		if c.unique {
+			t.Keys = append(t.Keys, Key{Columns: []string{c.name}, Parts: []string{c.name}, Source: t.Source})
+		}
+	}
+	if pk, ok := fs["PrimaryKey"]; ok {
+		if names, ok := r.columnRefs(pk); ok {
+			t.Keys = append(t.Keys, Key{Columns: names, Parts: names, Primary: true, Source: t.Source})
+		} else {
+			t.Describes = false
+		}
+	}
+	if ix, ok := fs["Indexes"]; ok {
+		lit, ok := ix.(*ast.CompositeLit)
+		if !ok {
+			t.Describes = false
+			return t
+		}
+		for _, elt := range lit.Elts {
+			k, unique, ok := r.index(element(elt))
+			if !ok {
+				t.Describes = false
+				continue
+			}
+			if unique {
+				k.Source = t.Source
+				t.Keys = append(t.Keys, k)
+			}
+		}
+	}
+	return t
+}
+
+// index reads a schema.Index literal.
+func (r *entReader) index(lit *ast.CompositeLit) (Key, bool, bool) {
+	if lit == nil {
+		return Key{}, false, false
+	}
+	fs := fields(lit)
+	unique, ok := r.boolConst(fs["Unique"])
+	if fs == nil || !ok {
+		return Key{}, false, false
+	}
+	name, _ := r.stringConst(fs["Name"])
+	cols, ok := r.columnRefs(fs["Columns"])
+	if !ok {
+		return Key{}, unique, false
+	}
+	k := Key{Name: name, Columns: cols, Parts: cols}
+	if a, ok := fs["Annotation"]; ok {
+		al := element(a)
+		if al == nil || !isNamedType(r.pass.TypesInfo.TypeOf(al), entSQLPath, "IndexAnnotation") {
+			return Key{}, unique, false
+		}
+		afs := fields(al)
+		if w, ok := afs["Where"]; ok {
+			where, ok := r.stringConst(w)
+			if !ok {
+				return Key{}, unique, false
+			}
+			k.Where = where
+		}
+	}
+	return k, unique, true
+}

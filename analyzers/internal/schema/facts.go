@@ -1,0 +1,290 @@
+package schema
+
+import (
+	"go/ast"
+	"go/build"
+	"go/constant"
+	"go/types"
+	"path/filepath"
+	"reflect"
+	"sort"
+	"strings"
+
+	"golang.org/x/tools/go/analysis"
+
+	"github.com/idemlint/idemlint/analyzers/internal/report"
+)
+
+// factsAnalyzer exports, for every package, what the package and
+// everything it imports declare in Go: the tables of ent migrate packages,
+// the GORM models that carry GORM evidence, and the TableName constants of
+// model types. Every driver runs it on every dependency and keys its
+// caches on the Go source, so these sources need no help from -V=full.
+//
+// A package fact is re-exported by each importer (the union of its imports'
+// facts and its own): go vet, gopls and golangci-lint hand a package only
+// the facts of its direct imports, and the program using ent imports the
+// generated client, which imports migrate.
+var factsAnalyzer = &analysis.Analyzer{
+	Name:       "idemlintschemafacts",
+	Doc:        "export the tables of ent migrate packages and the GORM models a package and its imports declare, for idemlint's schema layer",
+	Run:        report.Guard(runFacts),
+	FactTypes:  []analysis.Fact{new(tablesFact)},
+	ResultType: reflect.TypeFor[*factSet](),
+}
+
+// tablesFact is the package fact. Its slices are sorted, so that the
+// encoded fact, and the vet caches keyed on it, are deterministic.
+type tablesFact struct {
+	Tables     []*desc     // ent tables
+	Models     []*Model    // GORM models with evidence
+	TableNames []tableName // types with a TableName method
+}
+
+// tableName is what a type's TableName method returns: Known is false
+// when it is not a constant (or takes a Namer).
+type tableName struct {
+	Type, Name string
+	Known      bool
+}
+
+func (*tablesFact) AFact() {}
+
+func (f *tablesFact) String() string {
+	var items []string
+	for _, t := range f.Tables {
+		items = append(items, "ent:"+qualify(t.Schema, t.Name))
+	}
+	for _, m := range f.Models {
+		items = append(items, "gorm:"+m.Type+"="+m.Table)
+	}
+	for _, tn := range f.TableNames {
+		name := tn.Name
+		if !tn.Known {
+			name = "?"
+		}
+		items = append(items, "tablename:"+tn.Type+"="+name)
+	}
+	return strings.Join(items, " ")
+}
+
+func qualify(schema, name string) string {
+	if schema == "" {
+		return name
+	}
+	return schema + "." + name
+}
+
+// factSet is the union of the facts a package sees and its own.
+type factSet struct {
+	ent        map[string]*desc  // by source package and table name
+	models     map[string]*Model // by type
+	tableNames map[string]tableName
+}
+
+func newFactSet() *factSet {
+	return &factSet{ent: map[string]*desc{}, models: map[string]*Model{}, tableNames: map[string]tableName{}}
+}
+
+func (fs *factSet) add(f *tablesFact) {
+	for _, t := range f.Tables {
+		fs.ent[t.Source.Name+" "+qualify(t.Schema, t.Name)] = t
+	}
+	for _, m := range f.Models {
+		fs.models[m.Type] = m
+	}
+	for _, tn := range f.TableNames {
+		fs.tableNames[tn.Type] = tn
+	}
+}
+
+func (fs *factSet) empty() bool {
+	return len(fs.ent) == 0 && len(fs.models) == 0 && len(fs.tableNames) == 0
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+func (fs *factSet) fact() *tablesFact {
+	f := new(tablesFact)
+	for _, k := range sortedKeys(fs.ent) {
+		f.Tables = append(f.Tables, fs.ent[k])
+	}
+	for _, k := range sortedKeys(fs.models) {
+		f.Models = append(f.Models, fs.models[k])
+	}
+	for _, k := range sortedKeys(fs.tableNames) {
+		f.TableNames = append(f.TableNames, fs.tableNames[k])
+	}
+	return f
+}
+
+// tables returns the descriptions the facts give: ent tables and the
+// tables of GORM models with evidence, in a fixed order.
+func (fs *factSet) tables() []*desc {
+	if fs == nil {
+		return nil
+	}
+	var out []*desc
+	for _, k := range sortedKeys(fs.ent) {
+		out = append(out, fs.ent[k])
+	}
+	for _, k := range sortedKeys(fs.models) {
+		out = append(out, modelTable(fs.models[k]))
+	}
+	return out
+}
+
+// model returns the model of a type the facts know: found is true also
+// for a type whose table is not known (m is then nil).
+func (fs *factSet) model(key string) (m *Model, found bool) {
+	if fs == nil {
+		return nil, false
+	}
+	if m, ok := fs.models[key]; ok {
+		return m, true
+	}
+	if tn, ok := fs.tableNames[key]; ok && !tn.Known {
+		return nil, true
+	}
+	return nil, false
+}
+
+func (fs *factSet) tableName(key string) (string, bool, bool) {
+	if fs == nil {
+		return "", false, false
+	}
+	tn, ok := fs.tableNames[key]
+	return tn.Name, tn.Known, ok
+}
+
+func runFacts(pass *analysis.Pass) (any, error) {
+	fs := newFactSet()
+	if isStandard(pass) {
+		return fs, nil // imports only the standard library: no facts to see, none to declare
+	}
+	for _, pf := range pass.AllPackageFacts() {
+		if f, ok := pf.Fact.(*tablesFact); ok && pf.Package != pass.Pkg {
+			fs.add(f)
+		}
+	}
+	own := &tablesFact{Tables: readEnt(pass)}
+	if !strings.HasPrefix(pass.Pkg.Path(), gormModulePrefix) {
+		own.TableNames = readTableNames(pass)
+		fs.add(own) // the models below may use the TableName constants
+		own.Models = readModels(pass.Pkg, fs.tableName)
+	}
+	fs.add(own)
+	if !fs.empty() {
+		pass.ExportPackageFact(fs.fact())
+	}
+	return fs, nil
+}
+
+// readModels reads the package's GORM models with evidence.
+func readModels(pkg *types.Package, tableNames tableNameLookup) []*Model {
+	var out []*Model
+	scope := pkg.Scope()
+	for _, name := range scope.Names() {
+		obj, ok := scope.Lookup(name).(*types.TypeName)
+		if !ok || obj.IsAlias() || modelTypeName(obj.Type()) != obj {
+			continue
+		}
+		if !mayHaveEvidence(obj) {
+			continue
+		}
+		if m := readModel(obj, tableNames); m != nil && m.Evidence {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// readTableNames finds the TableName methods declared in the package and
+// the constant each returns (GORM's schema.Tabler: TableName() string).
+func readTableNames(pass *analysis.Pass) []tableName {
+	var out []tableName
+	for _, f := range pass.Files {
+		for _, decl := range f.Decls {
+			fd, ok := decl.(*ast.FuncDecl)
+			if !ok || fd.Recv == nil || fd.Name.Name != "TableName" {
+				continue
+			}
+			fn, ok := pass.TypesInfo.Defs[fd.Name].(*types.Func)
+			if !ok {
+				continue
+			}
+			recv := recvTypeName(fn)
+			if recv == nil {
+				continue
+			}
+			tn := tableName{Type: typeKey(recv)}
+			tn.Name, tn.Known = constantTableName(pass, fd)
+			out = append(out, tn)
+		}
+	}
+	return out
+}
+
+// constantTableName returns the constant a TableName() string method
+// returns when its body is one return of a constant.
+func constantTableName(pass *analysis.Pass, fd *ast.FuncDecl) (string, bool) {
+	sig := pass.TypesInfo.Defs[fd.Name].Type().(*types.Signature)
+	if sig.Params().Len() != 0 || sig.Results().Len() != 1 || fd.Body == nil || len(fd.Body.List) != 1 {
+		return "", false
+	}
+	if b, ok := sig.Results().At(0).Type().Underlying().(*types.Basic); !ok || b.Kind() != types.String {
+		return "", false
+	}
+	ret, ok := fd.Body.List[0].(*ast.ReturnStmt)
+	if !ok || len(ret.Results) != 1 {
+		return "", false
+	}
+	v := pass.TypesInfo.Types[ret.Results[0]].Value
+	if v == nil || v.Kind() != constant.String || constant.StringVal(v) == "" {
+		return "", false
+	}
+	return constant.StringVal(v), true
+}
+
+// isStandard reports whether the package is the standard library's: its
+// files are under GOROOT. (A module path without a dot, module myapp, is
+// not enough to tell.)
+func isStandard(pass *analysis.Pass) bool {
+	if len(pass.Files) == 0 {
+		return false
+	}
+	name := pass.Fset.File(pass.Files[0].Pos()).Name()
+	return within(name, filepath.Join(build.Default.GOROOT, "src"))
+}
+
+// mayHaveEvidence is a cheap test that rules out most structs before the
+// model is read: a gorm tag, an optimisticlock.Version field or an
+// embedded struct somewhere, or a TableName method.
+func mayHaveEvidence(obj *types.TypeName) bool {
+	st, ok := obj.Type().Underlying().(*types.Struct)
+	if !ok {
+		return false
+	}
+	for i := 0; i < st.NumFields(); i++ {
+		f := st.Field(i)
+		if strings.Contains(st.Tag(i), `gorm:"`) || f.Anonymous() {
+			return true
+		}
+		t := f.Type()
+		if p, ok := t.(*types.Pointer); ok {
+			t = p.Elem()
+		}
+		if isNamedType(t, optimisticlockPath, "Version") {
+			return true
+		}
+	}
+	sel, _, _ := types.LookupFieldOrMethod(types.NewPointer(obj.Type()), true, obj.Pkg(), "TableName")
+	return sel != nil
+}

@@ -1,0 +1,419 @@
+package schema
+
+import (
+	"go/types"
+	"reflect"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// GORM models, read from go/types: the struct's fields and their `gorm`
+// tags, with GORM v1.31.2's rules (gorm.io/gorm/schema: ParseField,
+// ParseIndexes, parseFieldIndexes, ParseTagSetting and the primary key
+// choice in Parse), and a TableName method returning a constant.
+
+const (
+	optimisticlockPath = "gorm.io/plugin/optimisticlock"
+	gormModulePrefix   = "gorm.io/"
+)
+
+// typeKey names a package-level type: "example.com/store.User".
+func typeKey(obj *types.TypeName) string {
+	if obj.Pkg() == nil {
+		return obj.Name()
+	}
+	return obj.Pkg().Path() + "." + obj.Name()
+}
+
+// modelTypeName returns the declared struct type a GORM call's model
+// argument names: T, *T, []T, []*T, [n]T.
+func modelTypeName(t types.Type) *types.TypeName {
+	for range 4 {
+		switch u := types.Unalias(t).(type) {
+		case *types.Pointer:
+			t = u.Elem()
+			continue
+		case *types.Slice:
+			t = u.Elem()
+			continue
+		case *types.Array:
+			t = u.Elem()
+			continue
+		case *types.Named:
+			if u.TypeParams().Len() > 0 || u.TypeArgs().Len() > 0 {
+				return nil
+			}
+			if _, ok := u.Underlying().(*types.Struct); !ok {
+				return nil
+			}
+			return u.Obj()
+		}
+		return nil
+	}
+	return nil
+}
+
+// tableNameLookup answers, for the type declaring a TableName method,
+// the constant it returns: found reports that the type is known to have
+// one, known that its result is a visible constant.
+type tableNameLookup func(typeKey string) (name string, known, found bool)
+
+// readModel reads a GORM model. It returns nil when the model's table is
+// not known: a TableName method whose result is not a visible constant, or
+// TableName(Namer).
+func readModel(obj *types.TypeName, tableNames tableNameLookup) *Model {
+	named, ok := obj.Type().(*types.Named)
+	if !ok {
+		return nil
+	}
+	st, ok := named.Underlying().(*types.Struct)
+	if !ok {
+		return nil
+	}
+	m := &Model{Type: typeKey(obj)}
+	if sel, _, _ := types.LookupFieldOrMethod(types.NewPointer(named), true, obj.Pkg(), "TableName"); sel != nil {
+		fn, ok := sel.(*types.Func)
+		if !ok {
+			return nil
+		}
+		recv := recvTypeName(fn)
+		if recv == nil || tableNames == nil {
+			return nil
+		}
+		name, known, _ := tableNames(typeKey(recv))
+		if !known {
+			return nil
+		}
+		m.Table, m.Evidence = name, true
+	} else {
+		m.Table = gormTableName(obj.Name())
+	}
+	r := &modelReader{model: m}
+	r.walk(st, "", "", 0)
+	m.Keys = r.keys()
+	return m
+}
+
+// recvTypeName returns the named type declaring method fn.
+func recvTypeName(fn *types.Func) *types.TypeName {
+	sig, ok := fn.Type().(*types.Signature)
+	if !ok || sig.Recv() == nil {
+		return nil
+	}
+	t := sig.Recv().Type()
+	if p, ok := t.(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	if n, ok := types.Unalias(t).(*types.Named); ok {
+		return n.Obj()
+	}
+	return nil
+}
+
+// gormField is a field that is a column, with its tag.
+type gormField struct {
+	name, column string
+	depth        int
+	plugin       bool
+	tag          string            // the raw gorm tag
+	settings     map[string]string // parseTagSetting(tag, ";")
+}
+
+type modelReader struct {
+	model  *Model
+	fields []gormField
+}
+
+// maxEmbedding bounds the depth of embedded structs followed.
+const maxEmbedding = 8
+
+// walk adds the columns of st, flattening embedded structs as GORM does.
+func (r *modelReader) walk(st *types.Struct, path, colPrefix string, depth int) {
+	for i := 0; i < st.NumFields(); i++ {
+		f := st.Field(i)
+		if !f.Exported() {
+			continue
+		}
+		tag := reflect.StructTag(st.Tag(i)).Get("gorm")
+		settings := parseTagSetting(tag, ";")
+		if tag != "" {
+			r.model.Evidence = true
+		}
+		if v, ok := settings["-"]; ok {
+			if v = strings.ToLower(strings.TrimSpace(v)); v == "-" || v == "all" {
+				continue
+			}
+		}
+		ft := f.Type()
+		for {
+			p, ok := types.Unalias(ft).(*types.Pointer)
+			if !ok {
+				break
+			}
+			ft = p.Elem()
+		}
+		name := path + f.Name()
+		plugin := isNamedType(ft, optimisticlockPath, "Version")
+		if plugin {
+			r.model.Evidence = true
+		}
+		_, embeddedTag := settings["EMBEDDED"]
+		if sub, ok := types.Unalias(ft).Underlying().(*types.Struct); ok && !plugin && (embeddedTag || f.Anonymous()) && !isTime(ft) && !isValuer(ft) {
+			if depth >= maxEmbedding {
+				continue
+			}
+			subPath := path
+			if embeddedTag || !f.Anonymous() {
+				subPath = name + "."
+			}
+			r.walk(sub, subPath, colPrefix+settings["EMBEDDEDPREFIX"], depth+1)
+			continue
+		}
+		if !plugin && !isColumnType(ft, settings) {
+			continue // a relationship, not a column
+		}
+		col := settings["COLUMN"]
+		if col == "" {
+			col = gormColumnName(f.Name())
+		}
+		col = colPrefix + col
+		gf := gormField{name: name, column: col, depth: depth, plugin: plugin, tag: tag, settings: settings}
+		if j := slices.IndexFunc(r.fields, func(x gormField) bool { return x.column == col }); j >= 0 {
+			// GORM keeps the shortest path to a column.
+			if depth < r.fields[j].depth {
+				r.fields[j] = gf
+			}
+			continue
+		}
+		r.fields = append(r.fields, gf)
+	}
+	if depth == 0 {
+		for _, f := range r.fields {
+			r.model.Fields = append(r.model.Fields, ModelField{Name: f.name, Column: f.column, Plugin: f.plugin})
+		}
+	}
+}
+
+func isNamedType(t types.Type, pkgPath, name string) bool {
+	n, ok := types.Unalias(t).(*types.Named)
+	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == pkgPath && n.Obj().Name() == name
+}
+
+func isTime(t types.Type) bool { return isNamedType(t, "time", "Time") }
+
+// isValuer reports whether *T has a Value or Scan method (driver.Valuer,
+// sql.Scanner): GORM stores such a type in one column.
+func isValuer(t types.Type) bool {
+	ms := types.NewMethodSet(types.NewPointer(t))
+	for _, name := range []string{"Value", "Scan"} {
+		if sel := ms.Lookup(nil, name); sel != nil {
+			return true
+		}
+	}
+	return false
+}
+
+// isColumnType reports whether a field of type t is a column rather than
+// a relationship: a basic type, time.Time, []byte, a Valuer or Scanner,
+// or any type given a type or serializer in its tag.
+func isColumnType(t types.Type, settings map[string]string) bool {
+	if settings["TYPE"] != "" || settings["SERIALIZER"] != "" {
+		return true
+	}
+	if isTime(t) || isValuer(t) {
+		return true
+	}
+	switch u := t.Underlying().(type) {
+	case *types.Basic:
+		return u.Kind() != types.UntypedNil && u.Kind() != types.Invalid
+	case *types.Slice:
+		b, ok := u.Elem().Underlying().(*types.Basic)
+		return ok && (b.Kind() == types.Byte || b.Kind() == types.Uint8)
+	}
+	return false
+}
+
+// checkTruth is GORM's utils.CheckTruth.
+func checkTruth(vals ...string) bool {
+	for _, v := range vals {
+		if v != "" && !strings.EqualFold(v, "false") {
+			return true
+		}
+	}
+	return false
+}
+
+// keys returns the model's unique keys: the primary key, unique fields
+// and unique indexes.
+func (r *modelReader) keys() []Key {
+	m := r.model
+	src := Source{FromGORM, m.Type}
+	var keys []Key
+	var pk []string
+	for _, f := range r.fields {
+		if checkTruth(f.settings["PRIMARYKEY"], f.settings["PRIMARY_KEY"]) {
+			pk = append(pk, f.column)
+		}
+	}
+	if len(pk) == 0 {
+		// GORM's prioritized primary field: LookUpField("id"), then
+		// LookUpField("ID"), by column, then by field name.
+		for _, name := range []string{"id", "ID"} {
+			if i := slices.IndexFunc(r.fields, func(f gormField) bool { return f.column == name }); i >= 0 {
+				pk = []string{r.fields[i].column}
+				break
+			}
+			if i := slices.IndexFunc(r.fields, func(f gormField) bool { return f.name == name }); i >= 0 {
+				pk = []string{r.fields[i].column}
+				break
+			}
+		}
+	}
+	if len(pk) > 0 {
+		keys = append(keys, Key{Columns: pk, Parts: pk, Primary: true, Source: src})
+	}
+	for _, f := range r.fields {
+		if checkTruth(f.settings["UNIQUE"]) {
+			keys = append(keys, Key{Name: gormUniqueName(tableOnly(m.Table), f.column), Columns: []string{f.column}, Parts: []string{f.column}, Source: src})
+		}
+	}
+	return append(keys, r.indexKeys(src)...)
+}
+
+func tableOnly(table string) string {
+	_, t := splitTable(table)
+	return t
+}
+
+type gormIndex struct {
+	name, class, where string
+	parts              []gormIndexPart
+}
+
+type gormIndexPart struct {
+	column, expression string
+	priority           int
+}
+
+// indexKeys is GORM's ParseIndexes, keeping the unique indexes.
+func (r *modelReader) indexKeys(src Source) []Key {
+	var indexes []*gormIndex
+	byName := map[string]*gormIndex{}
+	for _, f := range r.fields {
+		if f.settings["INDEX"] == "" && f.settings["UNIQUEINDEX"] == "" {
+			continue
+		}
+		for _, idx := range parseFieldIndexes(f, tableOnly(r.model.Table)) {
+			x := byName[idx.name]
+			if x == nil {
+				x = &gormIndex{name: idx.name}
+				byName[idx.name] = x
+				indexes = append(indexes, x)
+			}
+			if x.class == "" {
+				x.class = idx.class
+			}
+			if x.where == "" {
+				x.where = idx.where
+			}
+			x.parts = append(x.parts, idx.parts...)
+		}
+	}
+	var keys []Key
+	for _, x := range indexes {
+		if !strings.EqualFold(x.class, "UNIQUE") {
+			continue
+		}
+		sort.SliceStable(x.parts, func(i, j int) bool { return x.parts[i].priority < x.parts[j].priority })
+		k := Key{Name: x.name, Where: x.where, Source: src}
+		for _, p := range x.parts {
+			if p.expression != "" {
+				k.Expression = true
+				k.Parts = append(k.Parts, p.expression)
+				continue
+			}
+			k.Parts = append(k.Parts, p.column)
+			k.Columns = append(k.Columns, p.column)
+		}
+		if k.Expression {
+			k.Columns = nil
+		}
+		keys = append(keys, k)
+	}
+	return keys
+}
+
+// parseFieldIndexes is GORM's: each index: or uniqueIndex: entry of the
+// raw tag, "name,setting:value,…".
+func parseFieldIndexes(f gormField, table string) []gormIndex {
+	var out []gormIndex
+	for _, value := range strings.Split(f.tag, ";") {
+		if value == "" {
+			continue
+		}
+		v := strings.Split(value, ":")
+		k := strings.TrimSpace(strings.ToUpper(v[0]))
+		if k != "INDEX" && k != "UNIQUEINDEX" {
+			continue
+		}
+		tag := strings.Join(v[1:], ":")
+		idx := strings.IndexByte(tag, ',')
+		settings := parseTagSetting(strings.Join(strings.Split(tag, ",")[1:], ","), ",")
+		if idx == -1 {
+			idx = len(tag)
+		}
+		name := tag[0:idx]
+		if name == "" {
+			subName := f.name[strings.LastIndexByte(f.name, '.')+1:]
+			if composite, ok := settings["COMPOSITE"]; ok {
+				if composite == "" || composite == "COMPOSITE" {
+					continue // GORM reports an error
+				}
+				subName = composite
+			}
+			name = gormIndexName(table, subName)
+		}
+		if k == "UNIQUEINDEX" || settings["UNIQUE"] != "" {
+			settings["CLASS"] = "UNIQUE"
+		}
+		priority, err := strconv.Atoi(settings["PRIORITY"])
+		if err != nil {
+			priority = 10
+		}
+		out = append(out, gormIndex{
+			name:  name,
+			class: settings["CLASS"],
+			where: settings["WHERE"],
+			parts: []gormIndexPart{{column: f.column, expression: settings["EXPRESSION"], priority: priority}},
+		})
+	}
+	return out
+}
+
+// parseTagSetting is GORM's ParseTagSetting: "a;b:c" -> {A: A, B: c},
+// keys upper-cased, a separator escaped with a backslash.
+func parseTagSetting(str, sep string) map[string]string {
+	settings := map[string]string{}
+	names := strings.Split(str, sep)
+	var parsed []string
+	for i := 0; i < len(names); i++ {
+		s := names[i]
+		for strings.HasSuffix(s, "\\") && i+1 < len(names) {
+			i++
+			s = s[:len(s)-1] + sep + names[i]
+		}
+		parsed = append(parsed, s)
+	}
+	for _, tag := range parsed {
+		values := strings.Split(tag, ":")
+		k := strings.TrimSpace(strings.ToUpper(values[0]))
+		if len(values) >= 2 {
+			settings[k] = strings.ReplaceAll(strings.Join(values[1:], ":"), `\"`, `"`)
+		} else if k != "" {
+			settings[k] = k
+		}
+	}
+	return settings
+}
