@@ -13,11 +13,13 @@ import (
 	"github.com/idemlint/idemlint/analyzers/ignoredirective"
 	"github.com/idemlint/idemlint/analyzers/internal/docgen"
 	"github.com/idemlint/idemlint/analyzers/internal/schema"
+	"github.com/idemlint/idemlint/analyzers/lockacrosscall"
 )
 
 // All returns every idemlint analyzer, in documentation order.
 func All() []*analysis.Analyzer {
 	return []*analysis.Analyzer{
+		lockacrosscall.Analyzer,
 		ignoredirective.Analyzer,
 	}
 }

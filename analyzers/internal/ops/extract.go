@@ -1,0 +1,460 @@
+package ops
+
+import (
+	"fmt"
+	"go/types"
+	"strings"
+
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/idemlint/idemlint/analyzers/internal/knowledge"
+	"github.com/idemlint/idemlint/analyzers/internal/sqltext"
+)
+
+// An extractor turns SSA functions into operations. The same code serves
+// the fact analyzer (which builds SSA itself) and the result analyzer.
+type extractor struct {
+	// summaryOf returns the summary of a callee in another package (an
+	// imported fact), or nil.
+	imported func(*types.Func) *Summary
+	// networkFuncs are the configured extra network functions, by
+	// types.Func.FullName.
+	networkFuncs map[string]bool
+
+	summaries map[*ssa.Function]*Summary // same-package callees, memoised
+	ops       map[*ssa.Function][]*Op
+}
+
+func newExtractor(imported func(*types.Func) *Summary, networkFuncs []string) *extractor {
+	e := &extractor{
+		imported:     imported,
+		networkFuncs: map[string]bool{},
+		summaries:    map[*ssa.Function]*Summary{},
+		ops:          map[*ssa.Function][]*Op{},
+	}
+	for _, f := range networkFuncs {
+		e.networkFuncs[f] = true
+	}
+	return e
+}
+
+// Ops returns the operations of fn, in block and instruction order.
+func (e *extractor) Ops(fn *ssa.Function) []*Op {
+	if ops, ok := e.ops[fn]; ok {
+		return ops
+	}
+	e.ops[fn] = nil // a recursive call sees no operations
+	var ops []*Op
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			call, ok := instr.(ssa.CallInstruction)
+			if !ok {
+				continue
+			}
+			if _, isGo := instr.(*ssa.Go); isGo {
+				// A goroutine does not hold the caller's transaction
+				// open, and its I/O is not the caller's.
+				continue
+			}
+			_, deferred := instr.(*ssa.Defer)
+			for _, op := range e.classify(fn, call) {
+				op.Instr = call
+				op.Deferred = deferred
+				ops = append(ops, op)
+			}
+		}
+	}
+	e.ops[fn] = ops
+	return ops
+}
+
+// classify returns the operations one call performs.
+func (e *extractor) classify(caller *ssa.Function, call ssa.CallInstruction) []*Op {
+	common := call.Common()
+	site, resolved := knowledge.Resolve(common)
+	if resolved && site.Row != nil {
+		return e.library(caller, call, site)
+	}
+	callee := common.StaticCallee()
+	if callee == nil {
+		return nil
+	}
+	if obj, ok := callee.Object().(*types.Func); ok {
+		if e.networkFuncs[obj.FullName()] || (callee.Origin() != nil && e.networkFuncs[callee.Origin().Object().(*types.Func).FullName()]) {
+			return []*Op{{Kind: Network, Desc: "the call of " + funcName(obj)}}
+		}
+		if ent, info := knowledge.EntCall(obj); ent != nil {
+			return e.entOps(call, site, ent, info)
+		}
+	}
+	if q := knowledge.SQLC(callee); q != nil {
+		return e.sqlcOps(call, callee, q)
+	}
+	return e.helper(call, callee)
+}
+
+// library classifies a call of a library function the tables know.
+func (e *extractor) library(caller *ssa.Function, call ssa.CallInstruction, site knowledge.Site) []*Op {
+	row := site.Row
+	handle := func() ssa.Value {
+		if h := site.RoleArg(knowledge.Handle); h != nil {
+			return Root(h)
+		}
+		if recv := site.Receiver(); recv != nil {
+			return Root(recv)
+		}
+		return nil
+	}
+	switch row.Kind {
+	case knowledge.Begin:
+		if v := call.Value(); v != nil {
+			return []*Op{{Kind: Begin, Handle: v, Row: row, Desc: "the transaction begun by " + calleeName(site)}}
+		}
+	case knowledge.Commit, knowledge.Rollback:
+		return []*Op{{Kind: End, Handle: handle(), Row: row, Desc: calleeName(site)}}
+	case knowledge.TxFunc:
+		cb, _ := callbackFunc(site.RoleArg(knowledge.Callback))
+		return []*Op{{Kind: TxRun, Handle: handle(), Callback: cb, CallbackTx: row.CallbackTx, Row: row, Desc: calleeName(site)}}
+	case knowledge.Query, knowledge.Exec:
+		stmt, h := e.statementOf(site)
+		if stmt == nil {
+			return nil
+		}
+		if desc, ok := lockOf(stmt); ok {
+			return []*Op{{Kind: Lock, Handle: h, SQL: stmt, Row: row, Desc: desc}}
+		}
+	case knowledge.Find:
+		if desc, ok := chainLock(site); ok {
+			return []*Op{{Kind: Lock, Handle: handle(), Row: row, Desc: desc}}
+		}
+	case knowledge.Update, knowledge.Delete, knowledge.Save:
+		return []*Op{{Kind: Lock, Handle: handle(), Row: row, Desc: "the rows written by " + calleeName(site)}}
+	case knowledge.Request, knowledge.Dial:
+		return []*Op{{Kind: Network, Row: row, Desc: requestDesc(site)}}
+	case knowledge.Retry:
+		// The retried callback's I/O happens during this call.
+		if cb, ok := callbackFunc(site.RoleArg(knowledge.Callback)); ok {
+			for _, op := range e.Ops(cb) {
+				if op.Kind == Network {
+					return []*Op{{Kind: Network, Row: row, Desc: op.Desc, Via: op.Via}}
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// statementOf returns the SQL a Query or Exec call runs and the handle it
+// runs on. A prepared statement's SQL and handle are those of the Prepare
+// call its receiver comes from.
+func (e *extractor) statementOf(site knowledge.Site) (*sqltext.Statement, ssa.Value) {
+	if sqlArg := site.RoleArg(knowledge.SQL); sqlArg != nil {
+		text, ok := knowledge.ConstString(sqlArg)
+		if !ok {
+			return nil, nil
+		}
+		var h ssa.Value
+		if arg := site.RoleArg(knowledge.Handle); arg != nil {
+			h = Root(arg)
+		} else if recv := site.Receiver(); recv != nil {
+			h = Root(recv)
+		}
+		return sqltext.Parse(text), h
+	}
+	recv := site.Receiver()
+	if recv == nil {
+		return nil, nil
+	}
+	prep, ok := Root(recv).(*ssa.Call)
+	if !ok {
+		return nil, nil
+	}
+	psite, ok := knowledge.Resolve(prep.Common())
+	if !ok || psite.Row == nil || psite.Row.Kind != knowledge.Prepare {
+		return nil, nil
+	}
+	return e.statementOf(psite)
+}
+
+// lockOf says whether running stmt takes a lock that lasts until the end
+// of its transaction, and names it.
+func lockOf(stmt *sqltext.Statement) (string, bool) {
+	table := stmt.Table.Name
+	on := ""
+	if table != "" {
+		on = " on " + table
+	}
+	switch {
+	case len(stmt.RowLocks) > 0:
+		return "SELECT ... " + strings.ToUpper(stmt.RowLocks[0].Strength.String()) + on, true
+	case len(stmt.TableLocks) > 0:
+		return "LOCK TABLE " + stmt.TableLocks[0].Table.Name, true
+	}
+	for _, a := range stmt.AdvisoryLocks {
+		if a.TransactionScoped && !a.Release {
+			return a.Func + "()", true
+		}
+	}
+	switch stmt.Kind {
+	case sqltext.KindUpdate:
+		return "UPDATE" + on, true
+	case sqltext.KindDelete:
+		return "DELETE" + on, true
+	case sqltext.KindUpsert:
+		if stmt.UpdatesOnConflict() {
+			return "upsert" + on, true
+		}
+	}
+	return "", false
+}
+
+// chainLock finds a locking step in a builder chain that ends in a
+// finder: GORM Clauses(clause.Locking{...}) or gorm.G[T](db,
+// clause.Locking{...}), bun's For.
+func chainLock(site knowledge.Site) (string, bool) {
+	v := site.Receiver()
+	for i := 0; i < maxTrace && v != nil; i++ {
+		call, ok := knowledge.Unwrap(v).(*ssa.Call)
+		if !ok {
+			return "", false
+		}
+		step, ok := knowledge.Resolve(call.Common())
+		if !ok || step.Row == nil {
+			return "", false
+		}
+		switch step.Row.Kind {
+		case knowledge.LockStep:
+			lock := "a row lock"
+			if text, ok := knowledge.ConstString(step.RoleArg(knowledge.SQL)); ok {
+				if rl, ok := sqltext.ParseRowLock(text); ok {
+					lock = "SELECT ... " + strings.ToUpper(rl.Strength.String())
+				}
+			}
+			return fmt.Sprintf("%s (%s, then %s)", lock, calleeName(step), calleeName(site)), true
+		case knowledge.Chain:
+			if i, ok := step.Row.Param(knowledge.Clauses); ok {
+				if clauses, ok := step.Variadic(i); ok {
+					for _, c := range clauses {
+						if c != nil && handleRole(c.Type()) == knowledge.LockingClause {
+							return "the clause.Locking read of " + calleeName(site), true
+						}
+					}
+				}
+			}
+		}
+		if step.Row.Result != knowledge.ChainResult {
+			return "", false
+		}
+		v = step.Receiver()
+		if v == nil {
+			v = step.RoleArg(knowledge.Handle)
+		}
+	}
+	return "", false
+}
+
+// requestDesc names an outbound request: "POST request via
+// http.(*Client).Do".
+func requestDesc(site knowledge.Site) string {
+	method := RequestMethod(site)
+	switch {
+	case method != "":
+		return method + " request via " + calleeName(site)
+	case site.Row.Kind == knowledge.Dial:
+		return "connection via " + calleeName(site)
+	}
+	return "the call of " + calleeName(site)
+}
+
+// RequestMethod returns the HTTP method a request call sends, when a
+// constant says: the call's own (http.Post), its method argument (resty
+// Execute), or that of the NewRequest the request it sends comes from.
+// "" when unknown.
+func RequestMethod(site knowledge.Site) string {
+	if site.Row.Method != "" {
+		return site.Row.Method
+	}
+	if m, ok := knowledge.ConstString(site.RoleArg(knowledge.HTTPMethod)); ok {
+		return strings.ToUpper(m)
+	}
+	req := site.RoleArg(knowledge.Req)
+	if req == nil {
+		return ""
+	}
+	build, ok := Root(req).(*ssa.Call)
+	if !ok {
+		return ""
+	}
+	bsite, ok := knowledge.Resolve(build.Common())
+	if !ok || bsite.Row == nil || bsite.Row.Kind != knowledge.NewRequest {
+		return ""
+	}
+	if m, ok := knowledge.ConstString(bsite.RoleArg(knowledge.HTTPMethod)); ok {
+		return strings.ToUpper(m)
+	}
+	return ""
+}
+
+// calleeName names the function a call site calls the way Go code
+// refers to it: "http.(*Client).Do", "pgx.(Tx).Exec".
+func calleeName(site knowledge.Site) string {
+	if site.Call.IsInvoke() {
+		return funcName(site.Call.Method)
+	}
+	if callee := site.Call.StaticCallee(); callee != nil {
+		if obj, ok := callee.Object().(*types.Func); ok {
+			return funcName(obj)
+		}
+	}
+	return site.Func.String()
+}
+
+// callbackFunc returns the function a func-valued argument denotes: a
+// closure or a named function.
+func callbackFunc(v ssa.Value) (*ssa.Function, bool) {
+	switch x := knowledge.Unwrap(v).(type) {
+	case *ssa.MakeClosure:
+		fn, ok := x.Fn.(*ssa.Function)
+		return fn, ok
+	case *ssa.Function:
+		return x, true
+	}
+	return nil, false
+}
+
+// entOps classifies a call of a method of an ent-generated client.
+func (e *extractor) entOps(call ssa.CallInstruction, site knowledge.Site, row *knowledge.Call, info *knowledge.EntInfo) []*Op {
+	handle := func() ssa.Value {
+		if recv := site.Receiver(); recv != nil {
+			return Root(recv)
+		}
+		return nil
+	}
+	table := ""
+	if info != nil && info.Entity != nil {
+		table = info.Entity.Table
+	}
+	switch row.Kind {
+	case knowledge.Begin:
+		if v := call.Value(); v != nil {
+			return []*Op{{Kind: Begin, Handle: v, Row: row, Desc: "the ent transaction"}}
+		}
+	case knowledge.Commit, knowledge.Rollback:
+		return []*Op{{Kind: End, Handle: handle(), Row: row, Desc: "ent " + row.Func.Name}}
+	case knowledge.Find:
+		if lock := entChainLock(site.Receiver()); lock != "" {
+			return []*Op{{Kind: Lock, Handle: handle(), Row: row, Desc: "ent " + lock + " read of " + table}}
+		}
+	case knowledge.Update, knowledge.Delete:
+		return []*Op{{Kind: Lock, Handle: handle(), Row: row, Desc: "the row locks of the ent " + row.Kind.String() + " of " + table}}
+	}
+	return nil
+}
+
+// entChainLock returns the lock ("FOR UPDATE") a LockStep of an ent
+// builder chain adds, walking back from a finisher's receiver; "" if none.
+func entChainLock(v ssa.Value) string {
+	for i := 0; i < maxTrace && v != nil; i++ {
+		call, ok := knowledge.Unwrap(v).(*ssa.Call)
+		if !ok {
+			return ""
+		}
+		callee := call.Common().StaticCallee()
+		if callee == nil {
+			return ""
+		}
+		obj, ok := callee.Object().(*types.Func)
+		if !ok {
+			return ""
+		}
+		row, info := knowledge.EntCall(obj)
+		if row == nil || callee.Signature.Recv() == nil || len(call.Common().Args) == 0 {
+			return ""
+		}
+		if row.Kind == knowledge.LockStep && info != nil {
+			return info.Lock
+		}
+		v = call.Common().Args[0]
+	}
+	return ""
+}
+
+// sqlcOps classifies a call of a sqlc-generated query method by its SQL.
+func (e *extractor) sqlcOps(call ssa.CallInstruction, callee *ssa.Function, q *knowledge.SQLCQuery) []*Op {
+	stmt := sqltext.Parse(q.SQL)
+	desc, ok := lockOf(stmt)
+	if !ok {
+		return nil
+	}
+	args := call.Common().Args
+	var h ssa.Value
+	switch {
+	case q.Handle >= 0:
+		i := q.Handle
+		if callee.Signature.Recv() != nil {
+			i++
+		}
+		if i < len(args) {
+			h = Root(args[i])
+		}
+	case callee.Signature.Recv() != nil && len(args) > 0:
+		h = Root(args[0])
+	}
+	return []*Op{{Kind: Lock, Handle: h, SQL: stmt, Desc: fmt.Sprintf("%s (sqlc %s)", desc, q.Name)}}
+}
+
+// helper applies the summary of a called function, from this package or
+// an imported fact, to the call's arguments.
+func (e *extractor) helper(call ssa.CallInstruction, callee *ssa.Function) []*Op {
+	fn := callee
+	if fn.Origin() != nil {
+		fn = fn.Origin()
+	}
+	s := e.summary(fn)
+	if s == nil {
+		return nil
+	}
+	name := ""
+	if obj, ok := fn.Object().(*types.Func); ok {
+		name = funcName(obj)
+	}
+	args := call.Common().Args
+	arg := func(i int) ssa.Value {
+		if i >= 0 && i < len(args) {
+			return args[i]
+		}
+		return nil
+	}
+	var ops []*Op
+	for _, l := range s.Locks {
+		if h := arg(l.Param); h != nil {
+			ops = append(ops, &Op{Kind: Lock, Handle: Root(h), Desc: l.Desc, Via: name})
+		}
+	}
+	if s.Network != "" {
+		ops = append(ops, &Op{Kind: Network, Desc: s.Network, Via: name})
+	}
+	for _, r := range s.TxRuns {
+		cb, _ := callbackFunc(arg(r.Callback))
+		ops = append(ops, &Op{Kind: TxRun, Callback: cb, CallbackTx: r.CallbackTx, Desc: "the transaction of " + name, Via: name})
+	}
+	return ops
+}
+
+// summary returns fn's summary: computed here for a function with a body
+// in the package under analysis, else the imported fact.
+func (e *extractor) summary(fn *ssa.Function) *Summary {
+	if len(fn.Blocks) == 0 {
+		if obj, ok := fn.Object().(*types.Func); ok && e.imported != nil {
+			return e.imported(obj)
+		}
+		return nil
+	}
+	if s, ok := e.summaries[fn]; ok {
+		return s
+	}
+	e.summaries[fn] = nil // recursion: no effects
+	s := summarise(fn, e.Ops(fn))
+	e.summaries[fn] = s
+	return s
+}

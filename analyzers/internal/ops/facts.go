@@ -1,0 +1,178 @@
+package ops
+
+import (
+	"go/ast"
+	"go/types"
+	"reflect"
+	"strings"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/idemlint/idemlint/analyzers/config"
+	"github.com/idemlint/idemlint/analyzers/internal/knowledge"
+	"github.com/idemlint/idemlint/analyzers/internal/report"
+)
+
+// Summarised is the package fact of a package that exported at least one
+// Summary: importers of it may need to look at bodies.
+type Summarised struct{}
+
+func (*Summarised) AFact()         {}
+func (*Summarised) String() string { return "summarised" }
+
+// FactsAnalyzer exports a Summary for each function of the package that
+// locks a handle it is given, performs network I/O, or runs a func
+// parameter in a transaction.
+var FactsAnalyzer = &analysis.Analyzer{
+	Name:       "idemlintopsfacts",
+	Doc:        "summarise what each function does to the database and the network, for its callers in other packages",
+	Run:        report.Guard(runFacts),
+	Requires:   []*analysis.Analyzer{config.Analyzer},
+	FactTypes:  []analysis.Fact{new(Summary), new(Summarised)},
+	ResultType: reflect.TypeFor[*Facts](),
+}
+
+// Facts is FactsAnalyzer's result: access to the summaries of functions
+// of other packages. The go/analysis API lets only the analyzer that
+// declares a fact type import its facts, so the result analyzer reads
+// them through this.
+type Facts struct {
+	// Imported returns the summary of a function of another package, or
+	// nil.
+	Imported func(*types.Func) *Summary
+	// Funcs are the package's source functions, anonymous ones included,
+	// when FactsAnalyzer built SSA for the package; nil when the package
+	// cannot touch a database or the network, in which case it has no
+	// operations.
+	Funcs []*ssa.Function
+	// e holds the operations and summaries computed so far.
+	e *extractor
+}
+
+func runFacts(pass *analysis.Pass) (any, error) {
+	facts := &Facts{Imported: importedSummary(pass)}
+	cfg, _ := pass.ResultOf[config.Analyzer].(*config.Config)
+	var networkFuncs []string
+	if cfg != nil {
+		networkFuncs = cfg.NetworkFuncs
+	}
+	if knowledge.Covered(pass.Pkg.Path()) || !needsBodies(pass, networkFuncs) {
+		return facts, nil
+	}
+	funcs := buildSSA(pass)
+	e := newExtractor(facts.Imported, networkFuncs)
+	facts.Funcs, facts.e = funcs, e
+	exported := false
+	for _, fn := range funcs {
+		obj, ok := fn.Object().(*types.Func)
+		if !ok || fn.Parent() != nil {
+			continue
+		}
+		if s := e.summary(fn); !s.empty() {
+			pass.ExportObjectFact(obj, s)
+			exported = true
+		}
+	}
+	if exported {
+		pass.ExportPackageFact(new(Summarised))
+	}
+	return facts, nil
+}
+
+// needsBodies reports whether some function of the package may do
+// something a summary records: the package imports a database or network
+// library, or a package that exported summaries, or a package holding a
+// configured network function.
+func needsBodies(pass *analysis.Pass, networkFuncs []string) bool {
+	for _, imp := range pass.Pkg.Imports() {
+		if relevantLibrary(imp.Path()) || pass.ImportPackageFact(imp, new(Summarised)) {
+			return true
+		}
+		for _, f := range networkFuncs {
+			if strings.Contains(f, imp.Path()+".") {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// relevantLibrary reports whether a package's calls can lock, begin a
+// transaction or reach the network.
+func relevantLibrary(path string) bool {
+	switch path {
+	case "database/sql", "net/http", "net", "net/smtp":
+		return true
+	}
+	return knowledge.Covered(path) && !isStd(path)
+}
+
+func isStd(path string) bool {
+	for i := 0; i < len(path) && path[i] != '/'; i++ {
+		if path[i] == '.' {
+			return false
+		}
+	}
+	return true
+}
+
+// importedSummary returns the Summary fact of a function of another
+// package, or nil.
+func importedSummary(pass *analysis.Pass) func(*types.Func) *Summary {
+	return func(fn *types.Func) *Summary {
+		var s Summary
+		if pass.ImportObjectFact(fn.Origin(), &s) {
+			return &s
+		}
+		return nil
+	}
+}
+
+// buildSSA builds SSA for the package alone, the way the buildssa
+// analyzer does, and returns its source functions, anonymous ones
+// included. FactsAnalyzer does this itself, only for the packages that
+// need bodies, rather than requiring buildssa, which every driver would
+// then run on every package of the program.
+func buildSSA(pass *analysis.Pass) []*ssa.Function {
+	prog := ssa.NewProgram(pass.Fset, 0)
+	created := map[*types.Package]bool{}
+	var createAll func([]*types.Package)
+	createAll = func(pkgs []*types.Package) {
+		for _, p := range pkgs {
+			if !created[p] {
+				created[p] = true
+				prog.CreatePackage(p, nil, nil, true)
+				createAll(p.Imports())
+			}
+		}
+	}
+	createAll(pass.Pkg.Imports())
+	pkg := prog.CreatePackage(pass.Pkg, pass.Files, pass.TypesInfo, false)
+	pkg.Build()
+
+	var funcs []*ssa.Function
+	var addAnons func(*ssa.Function)
+	addAnons = func(f *ssa.Function) {
+		funcs = append(funcs, f)
+		for _, anon := range f.AnonFuncs {
+			addAnons(anon)
+		}
+	}
+	for _, file := range pass.Files {
+		for _, decl := range file.Decls {
+			fdecl, ok := decl.(*ast.FuncDecl)
+			if !ok {
+				continue
+			}
+			obj, ok := pass.TypesInfo.Defs[fdecl.Name].(*types.Func)
+			if !ok {
+				continue
+			}
+			if fn := prog.FuncValue(obj); fn != nil {
+				addAnons(fn)
+			}
+		}
+	}
+	return funcs
+}

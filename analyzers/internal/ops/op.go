@@ -1,0 +1,117 @@
+package ops
+
+import (
+	"go/token"
+	"go/types"
+
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/idemlint/idemlint/analyzers/internal/knowledge"
+	"github.com/idemlint/idemlint/analyzers/internal/sqltext"
+)
+
+// A Kind is what an operation does.
+type Kind uint8
+
+const (
+	// Lock takes a lock that lasts until its transaction ends: a row lock
+	// (FOR UPDATE and friends, GORM clause.Locking, bun For, ent
+	// ForUpdate), a table lock, a transaction-scoped advisory lock, or the
+	// row locks of an UPDATE, DELETE or updating upsert.
+	Lock Kind = iota + 1
+	// Network sends a request to, or opens a connection to, another
+	// service. Database calls are never Network.
+	Network
+	// Begin starts a transaction; Handle is the transaction.
+	Begin
+	// End commits or rolls back the transaction Handle.
+	End
+	// TxRun runs Callback inside a transaction whose handle is the
+	// callback's parameter CallbackTx (GORM Transaction, pgx.BeginFunc, a
+	// user-written WithTx).
+	TxRun
+)
+
+func (k Kind) String() string {
+	switch k {
+	case Lock:
+		return "lock"
+	case Network:
+		return "network"
+	case Begin:
+		return "begin"
+	case End:
+		return "end"
+	case TxRun:
+		return "tx-run"
+	}
+	return "?"
+}
+
+// An Op is one operation of a function, at the instruction that performs
+// it: the library call, or the call of a helper whose summary says it does
+// this.
+type Op struct {
+	Kind  Kind
+	Instr ssa.CallInstruction
+	// Handle is the root of the database handle the operation runs on
+	// (see Root): a Begin call, a transaction callback's parameter, a
+	// parameter of the function. Nil when not known or not a database
+	// operation.
+	Handle ssa.Value
+	// Deferred is whether the call is deferred (runs at return).
+	Deferred bool
+	// Callback is, for TxRun, the function run in the transaction when it
+	// is visible (a closure or a named function), and CallbackTx the
+	// parameter of it that receives the transaction.
+	Callback   *ssa.Function
+	CallbackTx int
+	// Desc names the operation for messages: "SELECT ... FOR UPDATE on
+	// orders", "POST via (*net/http.Client).Do".
+	Desc string
+	// Via is the helper whose summary gave the operation ("" when the
+	// operation is the library call itself), as "store.lockOrder".
+	Via string
+	// SQL is the statement, when the operation runs known SQL.
+	SQL *sqltext.Statement
+	// Row is the knowledge row of the library call, when there is one.
+	Row *knowledge.Call
+}
+
+// Pos returns the position of the operation's call.
+func (op *Op) Pos() token.Pos { return op.Instr.Pos() }
+
+// Evidence returns how a message names the operation: its description,
+// and the helper it happens in.
+func (op *Op) Evidence() string {
+	if op.Via == "" {
+		return op.Desc
+	}
+	return op.Desc + " in " + op.Via
+}
+
+// funcName names fn for messages the way Go code refers to it:
+// "store.lockOrder", "store.(*Orders).Lock".
+func funcName(fn *types.Func) string {
+	if fn == nil {
+		return ""
+	}
+	pkg := ""
+	if fn.Pkg() != nil {
+		pkg = fn.Pkg().Name() + "."
+	}
+	sig := fn.Type().(*types.Signature)
+	if sig.Recv() == nil {
+		return pkg + fn.Name()
+	}
+	recv := sig.Recv().Type()
+	star := ""
+	if p, ok := recv.(*types.Pointer); ok {
+		star, recv = "*", p.Elem()
+	}
+	name := recv.String()
+	if n, ok := types.Unalias(recv).(*types.Named); ok {
+		name = n.Obj().Name()
+	}
+	return pkg + "(" + star + name + ")." + fn.Name()
+}

@@ -1,0 +1,18 @@
+package ops_test
+
+import (
+	"testing"
+
+	"golang.org/x/tools/go/analysis/analysistest"
+
+	"github.com/idemlint/idemlint/analyzers/internal/ops"
+	"github.com/idemlint/idemlint/analyzers/internal/testutil"
+)
+
+// TestFacts checks the summaries FactsAnalyzer exports: locks on a
+// handle parameter, network I/O, user-written transaction helpers over
+// database/sql and GORM, and a generic helper summarised once.
+func TestFacts(t *testing.T) {
+	analysistest.Run(t, testutil.Fixtures(t), ops.FactsAnalyzer,
+		"./lockacrosscall/store", "./lockacrosscall/payments", "./lockacrosscall/gormtx")
+}

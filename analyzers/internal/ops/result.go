@@ -1,0 +1,88 @@
+package ops
+
+import (
+	"go/types"
+	"reflect"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/idemlint/idemlint/analyzers/internal/report"
+)
+
+// Analyzer gives each hazard analyzer the operations of the functions of
+// the package under analysis. Its result is a *Result; it exports no
+// facts.
+var Analyzer = &analysis.Analyzer{
+	Name:       "idemlintops",
+	Doc:        "the database and network operations of each function, with CFG queries",
+	Run:        report.Guard(runResult),
+	Requires:   []*analysis.Analyzer{FactsAnalyzer},
+	ResultType: reflect.TypeFor[*Result](),
+}
+
+// Result holds the operations of every source function of a package.
+type Result struct {
+	// Funcs are the package's source functions, anonymous ones included,
+	// in source order.
+	Funcs []*ssa.Function
+	// txParams are the parameters that receive a transaction: those of
+	// callbacks run by a transaction helper (GORM Transaction, pgx
+	// BeginFunc, a user-written WithTx).
+	txParams map[ssa.Value]bool
+	e        *extractor
+}
+
+// Ops returns the operations of fn.
+func (r *Result) Ops(fn *ssa.Function) []*Op { return r.e.Ops(fn) }
+
+// InTx reports whether the handle root is a transaction: a Begin, a
+// value of a transaction type, or the transaction parameter of a callback
+// run in a transaction.
+func (r *Result) InTx(root ssa.Value) bool { return IsTx(root) || r.txParams[root] }
+
+// TxCallback reports whether fn runs as the callback of a transaction
+// helper, so that its transaction ends when it returns.
+func (r *Result) TxCallback(fn *ssa.Function) bool {
+	for _, p := range fn.Params {
+		if r.txParams[p] {
+			return true
+		}
+	}
+	return false
+}
+
+// runResult reuses the SSA and the operations FactsAnalyzer computed for
+// the package, rather than requiring buildssa: go vet's unitchecker runs
+// every analyzer that requires a fact analyzer on every dependency too
+// (std included, for facts only), and buildssa there would cost the whole
+// program's SSA on every run. A package FactsAnalyzer found nothing to do
+// in has no operations.
+func runResult(pass *analysis.Pass) (any, error) {
+	r := &Result{txParams: map[ssa.Value]bool{}, e: newExtractor(nil, nil)}
+	facts, _ := pass.ResultOf[FactsAnalyzer].(*Facts)
+	if facts == nil || facts.Funcs == nil {
+		return r, nil
+	}
+	r.Funcs, r.e = facts.Funcs, facts.e
+	for _, fn := range r.Funcs {
+		for _, op := range r.e.Ops(fn) {
+			if op.Kind == TxRun && op.Callback != nil && op.CallbackTx >= 0 && op.CallbackTx < len(op.Callback.Params) {
+				r.txParams[op.Callback.Params[op.CallbackTx]] = true
+			}
+		}
+	}
+	return r, nil
+}
+
+// FuncName names fn for messages: its own name, or for a closure the
+// named function it is declared in.
+func FuncName(fn *ssa.Function) string {
+	for fn.Parent() != nil {
+		fn = fn.Parent()
+	}
+	if obj, ok := fn.Object().(*types.Func); ok {
+		return funcName(obj)
+	}
+	return fn.Name()
+}

@@ -1,0 +1,154 @@
+package ops
+
+import (
+	"fmt"
+	"strings"
+
+	"golang.org/x/tools/go/ssa"
+)
+
+// A Summary is what a function does, as its callers see it: the object
+// fact FactsAnalyzer exports for functions that do something. Parameter
+// indexes count SSA's parameters (the receiver first), which is also how
+// a static call's arguments are laid out.
+type Summary struct {
+	// Locks are the locks the function takes on the handle in a
+	// parameter, which outlast the call when that handle is a
+	// transaction.
+	Locks []ParamLock
+	// Network names the first network I/O the function performs, "" if
+	// none.
+	Network string
+	// TxRuns are the func parameters the function calls inside a
+	// transaction (a user-written WithTx).
+	TxRuns []TxCallback
+}
+
+// A ParamLock is a lock a function takes on the handle in Param.
+type ParamLock struct {
+	Param int
+	Desc  string
+}
+
+// A TxCallback says that a function calls its func parameter Callback
+// inside a transaction, passing the transaction as argument CallbackTx.
+type TxCallback struct {
+	Callback   int
+	CallbackTx int
+}
+
+func (*Summary) AFact() {}
+
+func (s *Summary) String() string {
+	var parts []string
+	for _, l := range s.Locks {
+		parts = append(parts, fmt.Sprintf("lock(p%d: %s)", l.Param, l.Desc))
+	}
+	if s.Network != "" {
+		parts = append(parts, "network("+s.Network+")")
+	}
+	for _, r := range s.TxRuns {
+		parts = append(parts, fmt.Sprintf("txrun(p%d tx=%d)", r.Callback, r.CallbackTx))
+	}
+	return strings.Join(parts, " ")
+}
+
+func (s *Summary) empty() bool {
+	return s == nil || (len(s.Locks) == 0 && s.Network == "" && len(s.TxRuns) == 0)
+}
+
+// summarise computes fn's summary from its operations.
+func summarise(fn *ssa.Function, ops []*Op) *Summary {
+	s := &Summary{}
+	seenLock := map[int]bool{}
+	for _, op := range ops {
+		switch op.Kind {
+		case Lock:
+			p, ok := op.Handle.(*ssa.Parameter)
+			if !ok {
+				continue // its own transaction, or unknown: ends before the caller sees it
+			}
+			i := paramIndex(fn, p)
+			if i >= 0 && !seenLock[i] {
+				seenLock[i] = true
+				s.Locks = append(s.Locks, ParamLock{Param: i, Desc: op.Evidence()})
+			}
+		case Network:
+			if s.Network == "" {
+				s.Network = op.Evidence()
+			}
+		}
+	}
+	s.TxRuns = txRuns(fn, ops)
+	if s.empty() {
+		return nil
+	}
+	return s
+}
+
+// txRuns finds the calls of a func parameter of fn that pass it a
+// transaction: fn is a user-written WithTx. The call may sit in a closure
+// fn hands to a transaction helper (db.Transaction(func(tx) error {
+// return run(tx) })), whose transaction parameter ops say is one.
+func txRuns(fn *ssa.Function, ops []*Op) []TxCallback {
+	txParams := map[ssa.Value]bool{}
+	for _, op := range ops {
+		if op.Kind == TxRun && op.Callback != nil && op.CallbackTx < len(op.Callback.Params) {
+			txParams[op.Callback.Params[op.CallbackTx]] = true
+		}
+	}
+	var runs []TxCallback
+	seen := map[TxCallback]bool{}
+	var scan func(f *ssa.Function, depth int)
+	scan = func(f *ssa.Function, depth int) {
+		for _, b := range f.Blocks {
+			for _, instr := range b.Instrs {
+				call, ok := instr.(*ssa.Call)
+				if !ok || call.Common().IsInvoke() {
+					continue
+				}
+				cb := callbackParam(fn, call.Common().Value)
+				if cb < 0 {
+					continue
+				}
+				for j, a := range call.Common().Args {
+					if r := Root(a); IsTx(r) || txParams[r] {
+						run := TxCallback{Callback: cb, CallbackTx: j}
+						if !seen[run] {
+							seen[run] = true
+							runs = append(runs, run)
+						}
+						break
+					}
+				}
+			}
+		}
+		if depth < 3 {
+			for _, anon := range f.AnonFuncs {
+				scan(anon, depth+1)
+			}
+		}
+	}
+	scan(fn, 0)
+	return runs
+}
+
+// callbackParam returns the index of the parameter of fn that v is (a
+// func parameter called directly, or captured by a closure of fn), or -1.
+func callbackParam(fn *ssa.Function, v ssa.Value) int {
+	for i := 0; i < 8 && v != nil; i++ {
+		switch x := v.(type) {
+		case *ssa.FreeVar:
+			v = binding(x)
+			continue
+		case *ssa.UnOp:
+			v = storedOnce(x)
+			continue
+		}
+		break
+	}
+	if p, ok := v.(*ssa.Parameter); ok && p.Parent() == fn {
+		return paramIndex(fn, p)
+	}
+	return -1
+}

@@ -1,0 +1,226 @@
+package ops
+
+import (
+	"go/types"
+
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/idemlint/idemlint/analyzers/internal/knowledge"
+)
+
+// maxTrace bounds the walks through SSA values, so that no input makes
+// the analysis slow.
+const maxTrace = 64
+
+// Root returns the value a database handle comes from, looking through
+// conversions, builder chains (GORM's db.Where(...).Clauses(...) is the
+// same handle as db), sqlc's Queries bound by New or WithTx, a local
+// variable stored once, and phis whose edges agree. The root is what
+// identifies a transaction: a Begin call, a transaction callback's
+// parameter, a parameter of the function.
+func Root(v ssa.Value) ssa.Value {
+	budget := maxTrace
+	return root(v, map[ssa.Value]bool{}, &budget)
+}
+
+// root is Root with the values already visited and a budget of steps
+// shared by the whole walk, phis included, so that cycles of phis and
+// long chains end.
+func root(v ssa.Value, seen map[ssa.Value]bool, budget *int) ssa.Value {
+	for ; *budget > 0 && v != nil && !seen[v]; *budget-- {
+		seen[v] = true
+		switch x := v.(type) {
+		case *ssa.ChangeType:
+			v = x.X
+		case *ssa.MakeInterface:
+			v = x.X
+		case *ssa.TypeAssert:
+			v = x.X
+		case *ssa.Extract:
+			v = x.Tuple
+		case *ssa.UnOp:
+			stored := storedOnce(x)
+			if stored == nil {
+				return v
+			}
+			v = stored
+		case *ssa.FreeVar:
+			bound := binding(x)
+			if bound == nil {
+				return v
+			}
+			v = bound
+		case *ssa.Phi:
+			r := phiRoot(x, seen, budget)
+			if r == nil {
+				return v
+			}
+			return r
+		case *ssa.Call:
+			next := chainReceiver(x)
+			if next == nil {
+				return v
+			}
+			v = next
+		default:
+			return v
+		}
+	}
+	return v
+}
+
+// chainReceiver returns the handle a call's result continues: the receiver
+// of a builder step, or the handle a sqlc Queries is bound to. Nil when
+// the result is a new value (a transaction from Begin, say).
+func chainReceiver(call *ssa.Call) ssa.Value {
+	common := call.Common()
+	site, ok := knowledge.Resolve(common)
+	if ok && site.Row != nil {
+		switch {
+		case site.Row.Kind == knowledge.Begin || site.Row.Kind == knowledge.Savepoint:
+			return nil
+		case site.Row.Result == knowledge.ChainResult:
+			if recv := site.Receiver(); recv != nil {
+				return recv
+			}
+			if h := site.RoleArg(knowledge.Handle); h != nil { // gorm.G[T](db)
+				return h
+			}
+		case site.Row.Kind == knowledge.NewHandle:
+			if h := site.RoleArg(knowledge.Handle); h != nil {
+				return h
+			}
+		}
+		return nil
+	}
+	// sqlc's New(db) and q.WithTx(tx) bind the Queries to a handle.
+	if fn := common.StaticCallee(); fn != nil {
+		if row := knowledge.SQLCHandle(fn); row != nil {
+			if i, ok := row.Param(knowledge.Handle); ok {
+				args := common.Args
+				if fn.Signature.Recv() != nil {
+					args = args[1:]
+				}
+				if i < len(args) {
+					return args[i]
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// storedOnce returns the value stored in the variable that load reads,
+// when the variable (a local, or one a closure captured) is stored exactly
+// once and its address goes nowhere else; else nil.
+func storedOnce(load *ssa.UnOp) ssa.Value {
+	addr := load.X
+	if fv, ok := addr.(*ssa.FreeVar); ok {
+		addr = binding(fv)
+	}
+	alloc, ok := addr.(*ssa.Alloc)
+	if !ok {
+		return nil
+	}
+	var stored ssa.Value
+	for _, ref := range *alloc.Referrers() {
+		switch r := ref.(type) {
+		case *ssa.Store:
+			if r.Addr != alloc || stored != nil {
+				return nil
+			}
+			stored = r.Val
+		case *ssa.UnOp, *ssa.DebugRef, *ssa.MakeClosure:
+		default:
+			return nil
+		}
+	}
+	return stored
+}
+
+// binding returns the value a closure's free variable is bound to in the
+// function that makes the closure, when exactly one MakeClosure makes it.
+func binding(fv *ssa.FreeVar) ssa.Value {
+	fn := fv.Parent()
+	index := -1
+	for i, v := range fn.FreeVars {
+		if v == fv {
+			index = i
+		}
+	}
+	parent := fn.Parent()
+	if index < 0 || parent == nil {
+		return nil
+	}
+	var bound ssa.Value
+	for _, b := range parent.Blocks {
+		for _, instr := range b.Instrs {
+			mc, ok := instr.(*ssa.MakeClosure)
+			if !ok || mc.Fn != fn {
+				continue
+			}
+			if bound != nil {
+				return nil
+			}
+			bound = mc.Bindings[index]
+		}
+	}
+	return bound
+}
+
+func phiRoot(phi *ssa.Phi, seen map[ssa.Value]bool, budget *int) ssa.Value {
+	var found ssa.Value
+	for _, e := range phi.Edges {
+		if c, ok := e.(*ssa.Const); ok && c.IsNil() {
+			continue // the error path's nil
+		}
+		if seen[e] {
+			continue // a loop back to a phi on the way
+		}
+		r := root(e, seen, budget)
+		if *budget <= 0 || (found != nil && r != found) {
+			return nil
+		}
+		found = r
+	}
+	return found
+}
+
+// IsTx reports whether a root is a transaction: a Begin call, or a value
+// of a transaction type (a *sql.Tx parameter, a pgx.Tx callback
+// parameter). A value whose type may or may not be a transaction
+// (*gorm.DB) is a transaction only when it comes from Begin; the caller's
+// summary decides for a parameter.
+func IsTx(root ssa.Value) bool {
+	if root == nil {
+		return false
+	}
+	if call, ok := root.(*ssa.Call); ok {
+		if site, ok := knowledge.Resolve(call.Common()); ok && site.Row != nil {
+			if site.Row.Kind == knowledge.Begin || site.Row.Kind == knowledge.Savepoint {
+				return true
+			}
+		}
+	}
+	return handleRole(root.Type()) == knowledge.TxHandle
+}
+
+// handleRole returns the role of a handle type from the tables, or the
+// generated ent client's.
+func handleRole(t types.Type) knowledge.TypeRole {
+	if row := knowledge.TypeOf(t); row != nil {
+		return row.Role
+	}
+	return knowledge.EntType(t)
+}
+
+// paramIndex returns the index of p among fn's parameters (receiver
+// first, as SSA counts them), or -1.
+func paramIndex(fn *ssa.Function, p ssa.Value) int {
+	for i, q := range fn.Params {
+		if q == p {
+			return i
+		}
+	}
+	return -1
+}

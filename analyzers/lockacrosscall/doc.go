@@ -1,0 +1,67 @@
+// Package lockacrosscall defines an Analyzer that reports network calls
+// made while a transaction holds a row lock.
+//
+// # Analyzer lockacrosscall
+//
+// lockacrosscall: report calls to other services made while a transaction holds a row lock
+//
+// A transaction that locks rows and then calls another service before
+// committing makes the lock hostage to that service's latency: every other
+// writer of the rows waits, connection pools drain, and a slow payment
+// provider becomes a database outage. The call belongs before the lock, or
+// after the commit: write an outbox row in the transaction and send the
+// request once the transaction has committed.
+//
+// A lock is SELECT ... FOR UPDATE, FOR NO KEY UPDATE, FOR SHARE or FOR KEY
+// SHARE, LOCK IN SHARE MODE, LOCK TABLE, a transaction-scoped advisory lock
+// (pg_advisory_xact_lock), GORM's clause.Locking, bun's For, ent's
+// ForUpdate and ForShare, and any UPDATE, DELETE or updating upsert run in
+// the transaction, since those lock the rows they write until the end. A
+// plain INSERT is not a lock. A helper that locks the transaction it is
+// given (in this package or another) counts where it is called.
+//
+// A network call is a request through net/http, resty, retryablehttp,
+// gRPC, net/smtp, stripe-go or net.Dial, a call of a function whose body
+// makes one (in this package or another, through facts), a retry wrapper
+// whose callback makes one, or a function named in the network-funcs
+// setting. Database calls are never network calls; a call in a go
+// statement does not hold the transaction open.
+//
+// Flow matters: a call after Commit or an explicit Rollback on every path
+// is not reported; a deferred Rollback runs only at return, so a call on
+// an error path before it still holds the lock; a call on one branch of the
+// locked region is reported. In a transaction callback (GORM Transaction,
+// pgx.BeginFunc, bun RunInTx, a user-written WithTx) the lock lasts until
+// the callback returns.
+//
+// # Example
+//
+// Reported:
+//
+//	tx, err := db.BeginTx(ctx, nil)
+//	...
+//	defer tx.Rollback()
+//	var status string
+//	err = tx.QueryRowContext(ctx, `SELECT status FROM orders WHERE id = $1 FOR UPDATE`, id).Scan(&status)
+//	...
+//	if err := payments.Charge(ctx, id, cents); err != nil { // the lock waits on the provider
+//		return err
+//	}
+//	return tx.Commit()
+//
+// Silent: charge after the commit, with an outbox row recording the intent.
+//
+//	_, err = tx.ExecContext(ctx, `INSERT INTO outbox (kind, order_id) VALUES ('charge', $1)`, id)
+//	...
+//	if err := tx.Commit(); err != nil {
+//		return err
+//	}
+//	return payments.Charge(ctx, id, cents)
+//
+// # Suppressing
+//
+// When the remote call is known to be fast and local (a sidecar on the
+// same host, say), silence the finding on the reported line:
+//
+//	//idemlint:ignore lockacrosscall the sidecar answers from memory in microseconds
+package lockacrosscall

@@ -1,0 +1,98 @@
+package lockacrosscall
+
+import (
+	_ "embed"
+	"fmt"
+	"go/token"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/idemlint/idemlint/analyzers/internal/ops"
+	"github.com/idemlint/idemlint/analyzers/internal/report"
+)
+
+//go:embed doc.go
+var doc string
+
+// Analyzer reports network calls made while a transaction holds a lock.
+var Analyzer = &analysis.Analyzer{
+	Name:     "lockacrosscall",
+	Doc:      report.Doc(doc, "lockacrosscall"),
+	URL:      report.URL("lockacrosscall"),
+	Requires: []*analysis.Analyzer{ops.Analyzer},
+	Run:      report.Guard(run),
+}
+
+func run(pass *analysis.Pass) (any, error) {
+	res, _ := pass.ResultOf[ops.Analyzer].(*ops.Result)
+	r := report.New(pass)
+	if res != nil {
+		for _, fn := range res.Funcs {
+			end := token.NoPos
+			if syntax := fn.Syntax(); syntax != nil {
+				end = syntax.End()
+			}
+			r.Func(ops.FuncName(fn), fn.Pos(), end, func() { check(r, res, fn) })
+		}
+	}
+	r.Finish()
+	return nil, nil
+}
+
+// check reports, in fn, each network call that some path reaches from a
+// lock taken in a transaction without passing the end of that
+// transaction.
+func check(r *report.Reporter, res *ops.Result, fn *ssa.Function) {
+	var locks, calls, ends []*ops.Op
+	for _, op := range res.Ops(fn) {
+		if op.Deferred {
+			continue // runs at return, after everything else
+		}
+		switch op.Kind {
+		case ops.Lock:
+			if op.Handle != nil && res.InTx(op.Handle) {
+				locks = append(locks, op)
+			}
+		case ops.Network:
+			calls = append(calls, op)
+		case ops.End:
+			ends = append(ends, op)
+		}
+	}
+	for _, call := range calls {
+		for _, lock := range locks {
+			if lock.Instr == call.Instr {
+				continue
+			}
+			ended := func(instr ssa.Instruction) bool {
+				for _, end := range ends {
+					if end.Instr == instr && end.Handle == lock.Handle {
+						return true
+					}
+				}
+				return false
+			}
+			if !ops.Reaches(lock.Instr, call.Instr, ended) {
+				continue
+			}
+			r.Report(report.Finding{
+				Pos:     call.Pos(),
+				Rule:    "call",
+				Message: message(call, lock),
+				Related: []analysis.RelatedInformation{{Pos: lock.Pos(), Message: "the lock: " + lock.Evidence()}},
+			})
+			break
+		}
+	}
+}
+
+func message(call, lock *ops.Op) string {
+	what := call.Desc
+	if call.Via != "" {
+		what = fmt.Sprintf("%s (%s)", call.Via, call.Desc)
+	}
+	return fmt.Sprintf("%s runs while the transaction holds the lock of %s: every other writer of those rows waits on the remote service; "+
+		"make the call before the lock or after Commit, or write an outbox row in the transaction and send it after the commit",
+		what, lock.Evidence())
+}
