@@ -431,6 +431,11 @@ func (e *extractor) helper(call ssa.CallInstruction, callee *ssa.Function) []*Op
 			ops = append(ops, &Op{Kind: Lock, Handle: Root(h), Desc: l.Desc, Via: name})
 		}
 	}
+	for _, p := range s.Ends {
+		if h := arg(p); h != nil {
+			ops = append(ops, &Op{Kind: End, Handle: Root(h), Desc: "the commit or rollback", Via: name})
+		}
+	}
 	if s.Network != "" {
 		ops = append(ops, &Op{Kind: Network, Desc: s.Network, Via: name})
 	}

@@ -2,6 +2,7 @@ package ops
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"golang.org/x/tools/go/ssa"
@@ -16,6 +17,9 @@ type Summary struct {
 	// parameter, which outlast the call when that handle is a
 	// transaction.
 	Locks []ParamLock
+	// Ends are the parameters holding a transaction the function commits
+	// or rolls back (a commit helper).
+	Ends []int
 	// Network names the first network I/O the function performs, "" if
 	// none.
 	Network string
@@ -44,6 +48,9 @@ func (s *Summary) String() string {
 	for _, l := range s.Locks {
 		parts = append(parts, fmt.Sprintf("lock(p%d: %s)", l.Param, l.Desc))
 	}
+	for _, p := range s.Ends {
+		parts = append(parts, fmt.Sprintf("end(p%d)", p))
+	}
 	if s.Network != "" {
 		parts = append(parts, "network("+s.Network+")")
 	}
@@ -54,7 +61,7 @@ func (s *Summary) String() string {
 }
 
 func (s *Summary) empty() bool {
-	return s == nil || (len(s.Locks) == 0 && s.Network == "" && len(s.TxRuns) == 0)
+	return s == nil || (len(s.Locks) == 0 && len(s.Ends) == 0 && s.Network == "" && len(s.TxRuns) == 0)
 }
 
 // summarise computes fn's summary from its operations.
@@ -72,6 +79,16 @@ func summarise(fn *ssa.Function, ops []*Op) *Summary {
 			if i >= 0 && !seenLock[i] {
 				seenLock[i] = true
 				s.Locks = append(s.Locks, ParamLock{Param: i, Desc: op.Evidence()})
+			}
+		case End:
+			// Only an end on every path ends the caller's transaction;
+			// a helper that ends it on some paths is not summarised as
+			// one, so that no finding is lost after it.
+			p, ok := op.Handle.(*ssa.Parameter)
+			if ok && !op.Deferred && endsOnEveryPath(fn, op) {
+				if i := paramIndex(fn, p); i >= 0 && !slices.Contains(s.Ends, i) {
+					s.Ends = append(s.Ends, i)
+				}
 			}
 		case Network:
 			if s.Network == "" {
@@ -151,4 +168,22 @@ func callbackParam(fn *ssa.Function, v ssa.Value) int {
 		return paramIndex(fn, p)
 	}
 	return -1
+}
+
+// endsOnEveryPath reports whether every path from fn's entry to a return
+// passes op's call: the call's block dominates every returning block.
+func endsOnEveryPath(fn *ssa.Function, op *Op) bool {
+	b := op.Instr.Block()
+	if b == nil {
+		return false
+	}
+	for _, rb := range fn.Blocks {
+		if len(rb.Instrs) == 0 {
+			continue
+		}
+		if _, ok := rb.Instrs[len(rb.Instrs)-1].(*ssa.Return); ok && !b.Dominates(rb) {
+			return false
+		}
+	}
+	return true
 }
