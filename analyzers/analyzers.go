@@ -10,16 +10,20 @@ import (
 
 	"golang.org/x/tools/go/analysis"
 
+	"github.com/idemlint/idemlint/analyzers/checkinsert"
 	"github.com/idemlint/idemlint/analyzers/ignoredirective"
 	"github.com/idemlint/idemlint/analyzers/internal/docgen"
 	"github.com/idemlint/idemlint/analyzers/internal/schema"
 	"github.com/idemlint/idemlint/analyzers/lockacrosscall"
+	"github.com/idemlint/idemlint/analyzers/retrypost"
 )
 
 // All returns every idemlint analyzer, in documentation order.
 func All() []*analysis.Analyzer {
 	return []*analysis.Analyzer{
+		checkinsert.Analyzer,
 		lockacrosscall.Analyzer,
+		retrypost.Analyzer,
 		ignoredirective.Analyzer,
 	}
 }

@@ -23,6 +23,8 @@ type extractor struct {
 
 	summaries map[*ssa.Function]*Summary // same-package callees, memoised
 	ops       map[*ssa.Function][]*Op
+	rx        *requestExt // requests and retries (request.go, retry.go)
+	rowx      *rowExt     // lookups and inserts (rows.go)
 }
 
 func newExtractor(imported func(*types.Func) *Summary, networkFuncs []string) *extractor {
@@ -460,6 +462,8 @@ func (e *extractor) summary(fn *ssa.Function) *Summary {
 	}
 	e.summaries[fn] = nil // recursion: no effects
 	s := summarise(fn, e.Ops(fn))
+	s = e.requestSummary(fn, s)
+	s = e.rowSummary(fn, s)
 	e.summaries[fn] = s
 	return s
 }

@@ -53,15 +53,17 @@ type Facts struct {
 func runFacts(pass *analysis.Pass) (any, error) {
 	facts := &Facts{Imported: importedSummary(pass)}
 	cfg, _ := pass.ResultOf[config.Analyzer].(*config.Config)
-	var networkFuncs []string
+	var networkFuncs, configured []string
 	if cfg != nil {
 		networkFuncs = cfg.NetworkFuncs
+		configured = append(append(configured, cfg.NetworkFuncs...), cfg.RetryFuncs...)
 	}
-	if knowledge.Covered(pass.Pkg.Path()) || !needsBodies(pass, networkFuncs) {
+	if knowledge.Covered(pass.Pkg.Path()) || !(needsBodies(pass, configured) || mayRetry(pass)) {
 		return facts, nil
 	}
 	funcs := buildSSA(pass)
 	e := newExtractor(facts.Imported, networkFuncs)
+	e.rx = newRequestExt(pass.TypesInfo, cfg, funcs)
 	facts.Funcs, facts.e = funcs, e
 	exported := false
 	for _, fn := range funcs {

@@ -14,5 +14,6 @@ import (
 // database/sql and GORM, and a generic helper summarised once.
 func TestFacts(t *testing.T) {
 	analysistest.Run(t, testutil.Fixtures(t), ops.FactsAnalyzer,
-		"./lockacrosscall/store", "./lockacrosscall/payments", "./lockacrosscall/gormtx")
+		"./lockacrosscall/store", "./lockacrosscall/payments", "./lockacrosscall/gormtx",
+		"./checkinsert/users", "./checkinsert/gormrepo")
 }

@@ -26,6 +26,21 @@ type Summary struct {
 	// TxRuns are the func parameters the function calls inside a
 	// transaction (a user-written WithTx).
 	TxRuns []TxCallback
+	// Sends, Retries, Keys and FreshResult are the requests and retries
+	// (retryfacts.go): the non-idempotent requests it sends with where
+	// their key comes from, the func parameters it runs again while they
+	// fail, the idempotency keys it sets on a request it is given, and
+	// whether its result is a fresh value.
+	Sends       []Send
+	Retries     []int
+	Keys        []ParamKey
+	FreshResult bool
+	// Lookups, Inserts and UniqueChecks are the rows it reads by key and
+	// inserts, keyed by parameters, and the error parameters it tests for
+	// a unique violation (rows.go).
+	Lookups      []LookupFact
+	Inserts      []InsertFact
+	UniqueChecks []int
 }
 
 // A ParamLock is a lock a function takes on the handle in Param.
@@ -57,11 +72,15 @@ func (s *Summary) String() string {
 	for _, r := range s.TxRuns {
 		parts = append(parts, fmt.Sprintf("txrun(p%d tx=%d)", r.Callback, r.CallbackTx))
 	}
+	parts = append(parts, s.requestParts()...)
+	parts = append(parts, s.rowParts()...)
 	return strings.Join(parts, " ")
 }
 
 func (s *Summary) empty() bool {
-	return s == nil || (len(s.Locks) == 0 && len(s.Ends) == 0 && s.Network == "" && len(s.TxRuns) == 0)
+	return s == nil || (len(s.Locks) == 0 && len(s.Ends) == 0 && s.Network == "" && len(s.TxRuns) == 0 &&
+		len(s.Sends) == 0 && len(s.Retries) == 0 && len(s.Keys) == 0 && !s.FreshResult &&
+		len(s.Lookups) == 0 && len(s.Inserts) == 0 && len(s.UniqueChecks) == 0)
 }
 
 // summarise computes fn's summary from its operations.

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"go/token"
 	"os"
+	"reflect"
 	"runtime/debug"
 
 	"golang.org/x/tools/go/analysis"
@@ -13,7 +14,9 @@ import (
 // internal-error diagnostic at the package clause and no findings, instead
 // of a crash of the driver (which would take down go vet, golangci-lint or
 // the editor's gopls with it). The result of a guarded Run that panicked is
-// nil; analyzers that require it must accept a nil result.
+// the zero value of the analyzer's ResultType (a nil pointer: the drivers
+// check the result's type), so analyzers that require it must accept a nil
+// result.
 func Guard(run func(*analysis.Pass) (any, error)) func(*analysis.Pass) (any, error) {
 	return func(pass *analysis.Pass) (result any, err error) {
 		defer func() {
@@ -24,6 +27,9 @@ func Guard(run func(*analysis.Pass) (any, error)) func(*analysis.Pass) (any, err
 				}
 				reportInternal(pass, pos, "package "+pass.Pkg.Path(), p)
 				result, err = nil, nil
+				if t := pass.Analyzer.ResultType; t != nil {
+					result = reflect.Zero(t).Interface()
+				}
 			}
 		}()
 		return run(pass)

@@ -3,6 +3,7 @@ package report_test
 import (
 	"go/ast"
 	"go/types"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -121,4 +122,20 @@ func TestDoc(t *testing.T) {
 	src := "// Package x.\n//\n// # Analyzer x\n//\n// x: find things\n//\n// Details.\n//\n// # Example\n//\n//\tx()\npackage x\n"
 	assert.Equal(t, "find things\n\nDetails.\n\n# Example\n\n\tx()\n", report.Doc(src, "x"))
 	assert.Panics(t, func() { report.Doc(src, "y") })
+}
+
+// A guarded analyzer with a result type returns a typed nil after a panic,
+// which the drivers accept (an untyped nil fails their type check).
+func TestGuardTypedResult(t *testing.T) {
+	type result struct{}
+	crashing := &analysis.Analyzer{
+		Name:       "checkinsert",
+		Doc:        "test probe",
+		Run:        report.Guard(func(*analysis.Pass) (any, error) { panic("boom") }),
+		ResultType: reflect.TypeFor[*result](),
+	}
+	results := analysistest.Run(&collect{T: t}, testutil.Fixtures(t), crashing, "./report")
+	require.Len(t, results, 1)
+	assert.NoError(t, results[0].Err)
+	assert.IsType(t, (*result)(nil), results[0].Result)
 }

@@ -1,0 +1,289 @@
+package checkinsert
+
+import (
+	_ "embed"
+	"fmt"
+	"go/token"
+	"go/types"
+	"strings"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/idemlint/idemlint/analyzers/internal/knowledge"
+	"github.com/idemlint/idemlint/analyzers/internal/ops"
+	"github.com/idemlint/idemlint/analyzers/internal/report"
+	"github.com/idemlint/idemlint/analyzers/internal/schema"
+)
+
+//go:embed doc.go
+var doc string
+
+// Analyzer reports lookup-then-insert races.
+var Analyzer = &analysis.Analyzer{
+	Name:     "checkinsert",
+	Doc:      report.Doc(doc, "checkinsert"),
+	URL:      report.URL("checkinsert"),
+	Requires: []*analysis.Analyzer{ops.Analyzer, schema.Analyzer},
+	Run:      report.Guard(run),
+}
+
+func run(pass *analysis.Pass) (any, error) {
+	res, _ := pass.ResultOf[ops.Analyzer].(*ops.Result)
+	sch, _ := pass.ResultOf[schema.Analyzer].(*schema.Schema)
+	r := report.New(pass)
+	if res != nil {
+		for _, fn := range res.Funcs {
+			end := token.NoPos
+			if syntax := fn.Syntax(); syntax != nil {
+				end = syntax.End()
+			}
+			r.Func(ops.FuncName(fn), fn.Pos(), end, func() { check(r, res, sch, fn) })
+		}
+	}
+	r.Finish()
+	return nil, nil
+}
+
+// check reports, in fn, each insert that runs on the path where a lookup
+// of the same table and key found nothing, with nothing making the pair
+// atomic; and each GORM FirstOrCreate whose error path does not handle a
+// unique violation.
+func check(r *report.Reporter, res *ops.Result, sch *schema.Schema, fn *ssa.Function) {
+	var lookups, inserts []*ops.RowOp
+	for _, op := range res.Rows(fn) {
+		switch op.Kind {
+		case ops.Lookup:
+			if op = resolve(sch, op); op != nil {
+				lookups = append(lookups, op)
+			}
+		case ops.Insert:
+			if op = resolve(sch, op); op != nil {
+				inserts = append(inserts, op)
+			}
+		case ops.LookupOrInsert:
+			checkFirstOrCreate(r, res, sch, fn, op)
+		}
+	}
+	if len(lookups) == 0 || len(inserts) == 0 {
+		return
+	}
+	fnOps := res.Ops(fn)
+	for _, in := range inserts {
+		for _, lk := range lookups {
+			if lk.Instr == in.Instr || lk.Table == "" || !strings.EqualFold(lk.Table, in.Table) {
+				continue
+			}
+			key := sharedKey(lk, in)
+			if len(key) == 0 {
+				continue
+			}
+			branch := notFoundBranch(res, lk, in)
+			if branch == nil {
+				continue
+			}
+			if in.Conflict.Covers(key) || in.HandlesUnique || res.ChecksUnique(fn, ops.ErrOf(in.Instr)) {
+				continue
+			}
+			if protected(res, fnOps, lk) {
+				continue
+			}
+			if effect := sideEffect(fnOps, lk, in, branch); effect != nil {
+				r.Report(report.Finding{
+					Pos:     effect.Pos(),
+					Rule:    "effect-before-claim",
+					Message: effectMessage(effect, lk, in, key),
+					Related: related(lk, in),
+				})
+			} else {
+				r.Report(report.Finding{
+					Pos:     in.Pos(),
+					Rule:    "race",
+					Message: raceMessage(sch, lk, in, key),
+					Related: related(lk, nil),
+				})
+			}
+			break
+		}
+	}
+}
+
+// resolve names the table and key columns of a GORM operation from its
+// model, through the schema layer; nil when they are not known.
+func resolve(sch *schema.Schema, op *ops.RowOp) *ops.RowOp {
+	if op.Model == nil {
+		return op
+	}
+	table, ok := sch.Table(op.Model)
+	if !ok || table == "" {
+		return nil
+	}
+	out := *op
+	out.Table = table
+	out.Keys = nil
+	for _, k := range op.Keys {
+		if k.Column == "" {
+			col, ok := sch.Column(op.Model, k.Field)
+			if !ok {
+				continue
+			}
+			k.Column = col
+		}
+		out.Keys = append(out.Keys, k)
+	}
+	return &out
+}
+
+// sharedKey returns the columns that the lookup pins and the insert writes
+// with the same value (or the same field of one value).
+func sharedKey(lk, in *ops.RowOp) []string {
+	var cols []string
+	for _, a := range lk.Keys {
+		for _, b := range in.Keys {
+			if strings.EqualFold(a.Column, b.Column) && ops.SameKey(a.Value, b.Value) {
+				cols = append(cols, a.Column)
+				break
+			}
+		}
+	}
+	return cols
+}
+
+// notFoundBranch returns the found-nothing block of lk that the insert
+// runs in (that dominates it), or nil.
+func notFoundBranch(res *ops.Result, lk, in *ops.RowOp) *ssa.BasicBlock {
+	b := in.Instr.Block()
+	if b == nil {
+		return nil
+	}
+	for _, s := range res.NotFound(lk) {
+		if s.Dominates(b) && ops.Reaches(lk.Instr, in.Instr, nil) {
+			return s
+		}
+	}
+	return nil
+}
+
+// protected reports whether the lookup runs in a SERIALIZABLE
+// transaction, or after a lock taken in its transaction.
+func protected(res *ops.Result, fnOps []*ops.Op, lk *ops.RowOp) bool {
+	if lk.Handle == nil || !res.InTx(lk.Handle) {
+		return false
+	}
+	if ops.Serializable(lk.Handle) {
+		return true
+	}
+	for _, op := range fnOps {
+		if op.Kind == ops.Lock && op.Handle == lk.Handle && op.Instr != lk.Instr && ops.Reaches(op.Instr, lk.Instr, nil) {
+			return true
+		}
+	}
+	return false
+}
+
+// sideEffect returns a network call made on the found-nothing branch
+// between the lookup and the insert, or nil.
+func sideEffect(fnOps []*ops.Op, lk, in *ops.RowOp, branch *ssa.BasicBlock) *ops.Op {
+	for _, op := range fnOps {
+		if op.Kind != ops.Network || op.Deferred || op.Instr == in.Instr || op.Instr == lk.Instr {
+			continue
+		}
+		b := op.Instr.Block()
+		if b == nil || !branch.Dominates(b) {
+			continue
+		}
+		if ops.Reaches(op.Instr, in.Instr, nil) {
+			return op
+		}
+	}
+	return nil
+}
+
+func related(lk, in *ops.RowOp) []analysis.RelatedInformation {
+	rel := []analysis.RelatedInformation{{Pos: lk.Pos(), Message: "the lookup: " + lk.Evidence()}}
+	if in != nil {
+		rel = append(rel, analysis.RelatedInformation{Pos: in.Pos(), Message: "the insert: " + in.Evidence()})
+	}
+	return rel
+}
+
+func raceMessage(sch *schema.Schema, lk, in *ops.RowOp, key []string) string {
+	cols := strings.Join(key, ", ")
+	unique := sch.Unique(in.Table, key...)
+	var consequence string
+	switch unique {
+	case schema.Yes:
+		consequence = fmt.Sprintf("; a unique key on %s (%s) makes the second caller get an error instead of the existing row", in.Table, cols)
+	case schema.No:
+		consequence = fmt.Sprintf("; %s has no unique key on (%s), so both rows are stored", in.Table, cols)
+	case schema.Partial:
+		consequence = fmt.Sprintf("; only a partial unique index covers %s (%s), so rows outside it are stored twice", in.Table, cols)
+	}
+	return fmt.Sprintf("insert into %s after %s found no row with that %s (%s): two concurrent callers both find nothing and both insert%s; %s",
+		in.Table, lk.Evidence(), cols, in.Evidence(), consequence, fix(in, key, unique))
+}
+
+func effectMessage(effect *ops.Op, lk, in *ops.RowOp, key []string) string {
+	what := effect.Desc
+	if effect.Via != "" {
+		what = fmt.Sprintf("%s (%s)", effect.Via, effect.Desc)
+	}
+	cols := strings.Join(key, ", ")
+	return fmt.Sprintf("%s runs after %s found no row and before %s records it: two concurrent callers both find nothing and both perform it; "+
+		"claim the %s row first with an insert that does nothing on conflict on (%s), and perform the call only when the insert claimed the row",
+		lowerFirst(what), lk.Evidence(), in.Evidence(), in.Table, cols)
+}
+
+// fix returns the fix for the library of the insert.
+func fix(in *ops.RowOp, key []string, unique schema.Answer) string {
+	cols := strings.Join(key, ", ")
+	prefix := ""
+	if unique == schema.No || unique == schema.Partial {
+		prefix = fmt.Sprintf("add a unique index on %s (%s), then ", in.Table, cols)
+	}
+	switch in.Lib {
+	case "gorm":
+		return prefix + "create with Clauses(clause.OnConflict{DoNothing: true}) and read the row when RowsAffected is 0, or catch gorm.ErrDuplicatedKey and re-read"
+	case "bun":
+		return prefix + fmt.Sprintf("insert with On(\"CONFLICT (%s) DO NOTHING\") and read the row when nothing was inserted, or catch the unique violation and re-read", cols)
+	case "ent":
+		return prefix + "create with OnConflictColumns(...).DoNothing(), or catch ent.IsConstraintError and re-read"
+	case "sqlc":
+		return prefix + fmt.Sprintf("add ON CONFLICT (%s) DO NOTHING to the query and read the row when it returns none, or catch the unique violation and re-read", cols)
+	}
+	return prefix + fmt.Sprintf("insert with ON CONFLICT (%s) DO NOTHING and read the row when nothing was inserted, or catch the unique violation and re-read", cols)
+}
+
+// checkFirstOrCreate reports a GORM FirstOrCreate whose error is not
+// checked for a unique violation.
+func checkFirstOrCreate(r *report.Reporter, res *ops.Result, sch *schema.Schema, fn *ssa.Function, op *ops.RowOp) {
+	if res.ChecksUnique(fn, ops.ErrOf(op.Instr)) {
+		return
+	}
+	table := ""
+	if site, ok := knowledge.Resolve(op.Instr.Common()); ok {
+		if dest := site.RoleArg(knowledge.Dest); dest != nil {
+			if ptr, ok := knowledge.Unwrap(dest).Type().Underlying().(*types.Pointer); ok {
+				if t, ok := sch.Table(ptr.Elem()); ok {
+					table = " on " + t
+				}
+			}
+		}
+	}
+	r.Report(report.Finding{
+		Pos:  op.Pos(),
+		Rule: "firstorcreate",
+		Message: fmt.Sprintf("gorm FirstOrCreate%s looks the row up and inserts it in two statements: two concurrent callers both find nothing and both insert, "+
+			"and with a unique key the second gets an error instead of the row; catch gorm.ErrDuplicatedKey (TranslateError) and read the row again, "+
+			"or create with Clauses(clause.OnConflict{DoNothing: true}) and then read it", table),
+	})
+}
+
+// lowerFirst lowercases the first letter of s unless a word in capitals
+// (an acronym: POST, SQL) leads.
+func lowerFirst(s string) string {
+	if len(s) < 2 || (s[1] >= 'A' && s[1] <= 'Z') {
+		return s
+	}
+	return strings.ToLower(s[:1]) + s[1:]
+}

@@ -1,0 +1,63 @@
+package checkinsert_test
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"golang.org/x/tools/go/analysis/analysistest"
+
+	"github.com/idemlint/idemlint/analyzers/checkinsert"
+	"github.com/idemlint/idemlint/analyzers/internal/testutil"
+)
+
+var fixtures = []string{
+	"./checkinsert/signup",   // handlers and services over a database/sql repository in another package
+	"./checkinsert/inline",   // database/sql, sqlx and pgx in one function; transactions and locks
+	"./checkinsert/rewards",  // pgx with a payout between lookup and insert
+	"./checkinsert/gormtags", // GORM FirstOrCreate
+	"./checkinsert/sqlcuse",  // sqlc's generated pgx queries in another package
+	"./checkinsert/gormsvc",  // GORM First, Take, Count and Create, through a repository in another package
+	"./checkinsert/entsvc",   // ent's generated client (Exist, Only, Count; Create, OnConflictColumns)
+	"./checkinsert/bunsvc",   // bun Scan, Exists and Count; NewInsert with On
+	"./checkinsert/gormgen",  // GORM generics: gorm.G[T](db) First and Create
+	"./checkinsert/ddlkeys",  // unique keys from a configured DDL file, in the message
+}
+
+func Test(t *testing.T) {
+	analysistest.Run(t, testutil.Fixtures(t), checkinsert.Analyzer, fixtures...)
+}
+
+// TestRelated checks what // want cannot: each race points at its lookup,
+// each effect-before-claim at its lookup and its insert.
+func TestRelated(t *testing.T) {
+	results := analysistest.Run(t, testutil.Fixtures(t), checkinsert.Analyzer, fixtures...)
+	counts := map[string]int{}
+	for _, res := range results {
+		for _, d := range res.Diagnostics {
+			counts[d.Category]++
+			pos := res.Pass.Fset.Position(d.Pos)
+			switch d.Category {
+			case "checkinsert/race":
+				require.Len(t, d.Related, 1, d.Message)
+				lookup := res.Pass.Fset.Position(d.Related[0].Pos)
+				assert.Equal(t, pos.Filename, lookup.Filename)
+				assert.Less(t, lookup.Line, pos.Line, "the lookup comes before the insert: %s", d.Message)
+				assert.Contains(t, d.Related[0].Message, "the lookup: ")
+			case "checkinsert/effect-before-claim":
+				require.Len(t, d.Related, 2, d.Message)
+				lookup := res.Pass.Fset.Position(d.Related[0].Pos)
+				insert := res.Pass.Fset.Position(d.Related[1].Pos)
+				assert.Less(t, lookup.Line, pos.Line, d.Message)
+				assert.Less(t, pos.Line, insert.Line, d.Message)
+				assert.Contains(t, d.Related[0].Message, "the lookup: ")
+				assert.Contains(t, d.Related[1].Message, "the insert: ")
+			case "checkinsert/firstorcreate":
+				assert.Empty(t, d.Related, d.Message)
+			default:
+				t.Errorf("unexpected category %s: %s", d.Category, d.Message)
+			}
+		}
+	}
+	assert.Equal(t, map[string]int{"checkinsert/race": 29, "checkinsert/effect-before-claim": 2, "checkinsert/firstorcreate": 1}, counts)
+}

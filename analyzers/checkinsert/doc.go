@@ -1,0 +1,141 @@
+// Package checkinsert defines an Analyzer that reports lookup-then-insert
+// races.
+//
+// # Analyzer checkinsert
+//
+// checkinsert: report inserts made when a lookup of the same key found nothing, with nothing making the pair atomic
+//
+// Code that looks a row up and inserts it when nothing was found races
+// with itself: two concurrent requests both find nothing and both insert.
+// The result is two users with one email, two subscriptions where one is
+// allowed, a webhook processed twice, or, when the lookup guards a side
+// effect, a payout sent twice. With a unique key on the looked-up columns
+// the second insert fails and the second caller gets an error instead of
+// the row the first one created; without one, both rows are stored. Only
+// the database can arbitrate: a unique key together with handling of its
+// violation, or an atomic claim (INSERT ... ON CONFLICT DO NOTHING).
+//
+// The analyzer reports three sub-rules:
+//
+//   - checkinsert/race: an insert on the path where a lookup of the same
+//     table and key found nothing. It is reported at the insert (or the
+//     call of the helper that inserts), with the lookup as a related
+//     position.
+//   - checkinsert/firstorcreate: GORM FirstOrCreate, which is the same
+//     lookup and insert in one call, unless its error is checked for a
+//     unique violation.
+//   - checkinsert/effect-before-claim: a call to another service (an HTTP
+//     request, a payment call) made between the lookup and the insert on
+//     the found-nothing path. It is reported at that call, with the lookup
+//     and the insert as related positions, and replaces the race finding
+//     for the pair.
+//
+// A lookup is a SELECT whose WHERE pins columns of its table to bound
+// values (database/sql, sqlx, pgx; SELECT EXISTS (...) and count(*) too),
+// a sqlc :one SELECT, GORM First, Take, Last or Count with conditions
+// (inline, or Where steps with SQL fragments or struct conditions; the
+// generics API's gorm.G[T](db).Where(...).First(ctx) too), bun
+// Scan, Exists or Count with Where fragments, ent Only, First, Exist or
+// Count with equality predicates, or a call of a function whose body
+// does one and tells its caller that it found nothing: by returning nil
+// with a nil error, by returning an error variable of its own, by
+// returning the driver's error as it is or wrapped with %w, or by
+// returning a bool that is true when the row exists (through facts,
+// across packages). "Found nothing" is errors.Is(err, sql.ErrNoRows /
+// pgx.ErrNoRows / gorm.ErrRecordNotFound) or the helper's own sentinel,
+// a false exists result, ent's IsNotFound, a nil result, !exists,
+// count == 0 (or not count > 0), RowsAffected == 0 (of an UPDATE by the
+// key, or of a GORM Find); the insert must be on that branch. An insert is an INSERT statement, a sqlc INSERT, GORM
+// Create or bun NewInsert of a model built in the function, ent Create
+// with its Set steps, or a helper whose body does one. The table of a
+// GORM model and the columns of its fields come from the schema layer;
+// a bun model's from its bun:"table:..." tag (a model without one is not
+// analysed); an ent entity's from the generated Table and Field
+// constants. Same key means the same Go value (or the
+// same field of one value) is bound to the lookup's predicate and to the
+// inserted column, and both address the same table; column names alone are
+// not evidence.
+//
+// # Example
+//
+// Reported (checkinsert/race):
+//
+//	var id int64
+//	err := db.QueryRowContext(ctx, `SELECT id FROM users WHERE email = $1`, email).Scan(&id)
+//	if errors.Is(err, sql.ErrNoRows) {
+//		_, err = db.ExecContext(ctx, `INSERT INTO users (email) VALUES ($1)`, email)
+//	}
+//
+// Silent: claim first, and read the existing row when nothing was
+// inserted.
+//
+//	res, err := db.ExecContext(ctx, `INSERT INTO users (email) VALUES ($1) ON CONFLICT (email) DO NOTHING`, email)
+//
+// Silent: catch the unique violation of the concurrent insert and re-read.
+//
+//	_, err = users.Create(ctx, email, name)
+//	var pgErr *pgconn.PgError
+//	if errors.As(err, &pgErr) && pgErr.Code == "23505" {
+//		return users.ByEmail(ctx, email)
+//	}
+//
+// Reported (checkinsert/firstorcreate), and its fix:
+//
+//	err := db.Where(Tag{Name: name}).FirstOrCreate(&t).Error
+//
+//	err := db.Where(Tag{Name: name}).FirstOrCreate(&t).Error
+//	if errors.Is(err, gorm.ErrDuplicatedKey) { // needs TranslateError
+//		err = db.Where(Tag{Name: name}).First(&t).Error
+//	}
+//
+// Reported (checkinsert/effect-before-claim): the payout runs before the
+// row that records it is claimed; insert the row with ON CONFLICT DO
+// NOTHING first and pay only when the insert claimed it.
+//
+//	paid, err := rewards.ReferralReward(ctx, userID) // nil when none
+//	...
+//	if paid == nil {
+//		payout, err := payments.CreatePayout(ctx, req) // reported here
+//		...
+//		err = rewards.AddReferralReward(ctx, userID, payout.ID)
+//	}
+//
+// # What silences it
+//
+//   - the insert's error is checked for a unique violation: errors.As into
+//     *pgconn.PgError, *pq.Error, *mysql.MySQLError or sqlite3.Error with
+//     the code compared to a unique-violation code (23505, 1062, 2067,
+//     1555), errors.Is with gorm.ErrDuplicatedKey, ent's IsConstraintError,
+//     pgerrcode.IsIntegrityConstraintViolation, bun's IntegrityViolation, or
+//     a function whose body does one of these (through facts);
+//   - the insert is idempotent on the key: ON CONFLICT whose target lies
+//     within the looked-up columns (ON CONFLICT (id) on a generated id
+//     protects nothing and is still reported), ON CONFLICT without a
+//     target, ON DUPLICATE KEY UPDATE, INSERT IGNORE, GORM
+//     Clauses(clause.OnConflict{...}), bun On("CONFLICT ...") or Ignore(),
+//     ent OnConflict and OnConflictColumns;
+//   - the lookup runs in a transaction begun SERIALIZABLE
+//     (sql.TxOptions{Isolation: sql.LevelSerializable}, pgx.TxOptions{IsoLevel:
+//     pgx.Serializable}), or after a lock taken in the same transaction (an
+//     advisory lock, SELECT ... FOR UPDATE of a parent row);
+//   - the lookup checks that another row exists (a referenced parent) and
+//     the insert runs when it was found;
+//   - the claim comes first: insert, then read the existing row on conflict.
+//
+// What is not analysed yet, and so never reported: GORM Find checked
+// other than by RowsAffected, Save and CreateInBatches, GORM
+// Transaction's and bun RunInTx's isolation options, bun models
+// without a table tag; a lookup and an insert in different functions unless
+// helpers carry them (a helper reporting found-nothing through a bool, or
+// wrapping the error, is not recognised); a key that passes through a
+// computation between lookup and insert; SQL that is not a constant.
+// Unknown suppresses: when the SQL, the key or the branch is not
+// understood, nothing is reported.
+//
+// # Suppressing
+//
+// When the key is known to be written by one writer only (a per-tenant
+// worker, say), silence the finding on the reported line:
+//
+//	//idemlint:ignore checkinsert/race tenants are single-writer
+package checkinsert

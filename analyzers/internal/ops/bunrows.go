@@ -1,0 +1,178 @@
+package ops
+
+import (
+	"go/types"
+	"reflect"
+	"strings"
+	"unicode"
+
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/idemlint/idemlint/analyzers/internal/knowledge"
+	"github.com/idemlint/idemlint/analyzers/internal/sqltext"
+)
+
+// bunRow classifies a bun finisher: SelectQuery Scan, Exists or Count
+// with Where fragments pinning columns is a lookup; InsertQuery Exec or
+// Scan of a model built in the function an insert, made idempotent by On
+// or Ignore. The table comes from the model's bun:"table:..." tag (a
+// model without one is not analysed), columns from the fields' bun tags or
+// bun's underscore naming.
+func bunRow(site knowledge.Site) *RowOp {
+	row := site.Row
+	if row.Func.Pkg != "github.com/uptrace/bun" {
+		return nil
+	}
+	op := &RowOp{Lib: "bun", lib: true, NilResult: -1}
+	switch {
+	case row.Func.Recv == "SelectQuery" && row.Kind == knowledge.Find:
+		switch row.Func.Name {
+		case "Scan":
+			if dest := site.RoleArg(knowledge.Dest); dest != nil {
+				if vals, ok := site.Variadic(1); !ok || len(vals) > 0 {
+					return nil // scanning into other destinations
+				}
+			}
+		case "Exists", "Count":
+			op.valueResult = true
+		default:
+			return nil
+		}
+		op.Kind = Lookup
+	case row.Func.Recv == "InsertQuery" && row.Kind == knowledge.Insert:
+		op.Kind = Insert
+	default:
+		return nil
+	}
+	var model ssa.Value
+	v := site.Receiver()
+	for i := 0; i < maxTrace && v != nil; i++ {
+		call, ok := knowledge.Unwrap(v).(*ssa.Call)
+		if !ok {
+			return nil
+		}
+		step, ok := knowledge.Resolve(call.Common())
+		if !ok || step.Row == nil {
+			return nil
+		}
+		name := step.Row.Func.Name
+		if name == "NewSelect" || name == "NewInsert" {
+			if recv := step.Receiver(); recv != nil {
+				op.Handle = Root(recv)
+			}
+			break
+		}
+		switch {
+		case name == "Model":
+			model = step.Arg(0)
+		case name == "Where":
+			text, ok := knowledge.ConstString(step.RoleArg(knowledge.Cond))
+			if !ok {
+				return nil
+			}
+			binds, ok := step.Variadic(1)
+			if !ok || !fragmentKeys(op, text, binds) {
+				return nil
+			}
+		case name == "On":
+			text, ok := knowledge.ConstString(step.RoleArg(knowledge.SQL))
+			c := sqltext.ParseConflict(text)
+			if !ok || c.Unknown {
+				op.Conflict = &RowConflict{Unknown: true}
+			} else {
+				op.Conflict = &RowConflict{Columns: c.TargetColumns}
+			}
+		case name == "Ignore":
+			op.Conflict = &RowConflict{}
+		case name == "Column", name == "Limit", name == "Order", name == "For", name == "Returning", name == "ExcludeColumn":
+		default:
+			return nil
+		}
+		v = step.Receiver()
+	}
+	t := modelType(model)
+	if t == nil {
+		return nil
+	}
+	st := t.Underlying().(*types.Struct)
+	table := bunTable(st)
+	if table == "" {
+		return nil
+	}
+	op.Table = table
+	if op.Kind == Insert {
+		for _, k := range structKeys(model) {
+			if col := bunColumn(st, k.Field); col != "" {
+				op.Keys = append(op.Keys, KeyValue{Column: col, Value: k.Value})
+			}
+		}
+	}
+	if len(op.Keys) == 0 {
+		return nil
+	}
+	if op.Kind == Lookup {
+		op.Desc = "the bun " + site.Row.Func.Name + " of " + table
+	} else {
+		op.Desc = "the bun insert into " + table
+	}
+	return op
+}
+
+// bunTable returns the table a bun model's embedded bun.BaseModel tag
+// names, or "".
+func bunTable(st *types.Struct) string {
+	for i := 0; i < st.NumFields(); i++ {
+		f := st.Field(i)
+		if !f.Embedded() || f.Name() != "BaseModel" {
+			continue
+		}
+		tag := reflect.StructTag(st.Tag(i)).Get("bun")
+		for _, part := range strings.Split(tag, ",") {
+			if name, ok := strings.CutPrefix(part, "table:"); ok {
+				if j := strings.IndexByte(name, '.'); j >= 0 {
+					name = name[j+1:]
+				}
+				return strings.Trim(name, `"`)
+			}
+		}
+	}
+	return ""
+}
+
+// bunColumn returns the column of a bun model's field: its tag's name, or
+// bun's underscore naming; "" for a field bun skips.
+func bunColumn(st *types.Struct, field string) string {
+	for i := 0; i < st.NumFields(); i++ {
+		f := st.Field(i)
+		if f.Name() != field {
+			continue
+		}
+		tag := reflect.StructTag(st.Tag(i)).Get("bun")
+		if tag == "-" {
+			return ""
+		}
+		if name, _, _ := strings.Cut(tag, ","); name != "" && !strings.Contains(name, ":") {
+			return name
+		}
+		return underscore(field)
+	}
+	return ""
+}
+
+// underscore is bun's (and GORM's) naming of a Go field: UserID is
+// user_id.
+func underscore(s string) string {
+	r := []rune(s)
+	var b strings.Builder
+	for i, c := range r {
+		if unicode.IsUpper(c) {
+			if i > 0 && (unicode.IsLower(r[i-1]) || (i+1 < len(r) && unicode.IsLower(r[i+1]) && unicode.IsUpper(r[i-1]))) {
+				b.WriteByte('_')
+			}
+			b.WriteRune(unicode.ToLower(c))
+			continue
+		}
+		b.WriteRune(c)
+	}
+	return b.String()
+}

@@ -1,0 +1,157 @@
+package ops
+
+import (
+	"go/types"
+
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/idemlint/idemlint/analyzers/internal/knowledge"
+)
+
+// entRow classifies a finisher of an ent-generated builder: Only, First,
+// Exist or Count of a query whose Where steps pin fields with equality
+// predicates is a lookup; Save or Exec of a create (or of its upsert) an
+// insert of the fields its Set steps give. An OnConflict step makes the
+// insert idempotent. Nil when a step is not understood or the table is not
+// known.
+func entRow(call ssa.CallInstruction, row *knowledge.Call, info *knowledge.EntInfo) *RowOp {
+	if info == nil || info.Entity == nil || info.Entity.Table == "" {
+		return nil
+	}
+	name := row.Func.Name
+	op := &RowOp{Table: info.Entity.Table, Lib: "ent", lib: true, NilResult: -1}
+	switch {
+	case row.Kind == knowledge.Find && info.Builder == knowledge.EntQuery:
+		switch name {
+		case "Only", "First", "OnlyID", "FirstID":
+		case "Exist", "Count":
+			op.valueResult = true
+		default:
+			return nil
+		}
+		op.Kind = Lookup
+	case row.Kind == knowledge.Insert && (info.Builder == knowledge.EntCreate || info.Builder == knowledge.EntUpsertOne):
+		switch name {
+		case "Save", "Exec", "ID":
+		default:
+			return nil
+		}
+		op.Kind = Insert
+	default:
+		return nil
+	}
+	args := call.Common().Args
+	if len(args) == 0 {
+		return nil
+	}
+	v := args[0]
+	for i := 0; i < maxTrace; i++ {
+		c, ok := knowledge.Unwrap(v).(*ssa.Call)
+		if !ok {
+			break
+		}
+		callee := c.Common().StaticCallee()
+		if callee == nil {
+			return nil
+		}
+		obj, _ := callee.Object().(*types.Func)
+		srow, sinfo := knowledge.EntCall(obj)
+		if srow == nil || sinfo == nil || len(c.Common().Args) == 0 {
+			return nil
+		}
+		cargs := c.Common().Args
+		if sinfo.Builder == knowledge.EntEntityClient {
+			op.Handle = Root(cargs[0])
+			break
+		}
+		switch srow.Kind {
+		case knowledge.Chain:
+			if srow.Func.Name == "Where" {
+				for _, pred := range entPredicates(c) {
+					op.Keys = append(op.Keys, pred)
+				}
+			}
+		case knowledge.SetStep:
+			if sinfo.Column != "" && len(cargs) > 1 && !sinfo.Clear && !sinfo.Excluded {
+				op.Keys = append(op.Keys, KeyValue{Column: sinfo.Column, Value: cargs[1]})
+			}
+		case knowledge.ConflictStep:
+			op.Conflict = &RowConflict{Unknown: true}
+		case knowledge.LockStep:
+		default:
+			return nil
+		}
+		v = cargs[0]
+	}
+	if len(op.Keys) == 0 {
+		return nil
+	}
+	if op.Kind == Lookup {
+		op.Desc = "the ent " + name + " of " + op.Table
+	} else {
+		op.Desc = "the ent create of " + op.Table
+	}
+	return op
+}
+
+// entPredicates returns the equality predicates on fields a Where step is
+// given (account.EmailEQ(email), account.Email(email)).
+func entPredicates(where *ssa.Call) []KeyValue {
+	args := where.Common().Args
+	if len(args) < 2 {
+		return nil
+	}
+	site, ok := knowledge.Resolve(where.Common())
+	var preds []ssa.Value
+	if ok {
+		preds, ok = site.Variadic(0)
+	}
+	if !ok {
+		// Not resolved as a row: the variadic slice is the last argument.
+		preds = sliceValues(args[len(args)-1])
+	}
+	var keys []KeyValue
+	for _, p := range preds {
+		pc, ok := knowledge.Unwrap(p).(*ssa.Call)
+		if !ok {
+			continue
+		}
+		callee := pc.Common().StaticCallee()
+		if callee == nil {
+			continue
+		}
+		obj, _ := callee.Object().(*types.Func)
+		_, info := knowledge.EntCall(obj)
+		if info == nil || info.PredOp != "=" || info.Column == "" || len(pc.Common().Args) != 1 {
+			continue
+		}
+		keys = append(keys, KeyValue{Column: info.Column, Value: pc.Common().Args[0]})
+	}
+	return keys
+}
+
+// sliceValues returns the values stored in a variadic slice built in
+// place, or nil.
+func sliceValues(v ssa.Value) []ssa.Value {
+	slice, ok := v.(*ssa.Slice)
+	if !ok {
+		return nil
+	}
+	alloc, ok := slice.X.(*ssa.Alloc)
+	if !ok {
+		return nil
+	}
+	var out []ssa.Value
+	for _, ref := range *alloc.Referrers() {
+		addr, ok := ref.(*ssa.IndexAddr)
+		if !ok {
+			continue
+		}
+		for _, use := range *addr.Referrers() {
+			if st, ok := use.(*ssa.Store); ok && st.Addr == addr {
+				out = append(out, st.Val)
+			}
+		}
+	}
+	return out
+}

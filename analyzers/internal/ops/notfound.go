@@ -1,0 +1,688 @@
+package ops
+
+import (
+	"go/constant"
+	"go/token"
+	"go/types"
+	"strings"
+
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/idemlint/idemlint/analyzers/internal/knowledge"
+)
+
+// NotFound returns the blocks that run only when lookup found nothing:
+// the successor of each branch on a found-nothing test of the lookup's
+// outcome (errors.Is with a not-found sentinel, ent.IsNotFound, a nil
+// result of a helper that returns nil when it finds nothing, !exists,
+// count == 0), when that successor is entered from the branch alone.
+func (r *Result) NotFound(lookup *RowOp) []*ssa.BasicBlock { return notFoundBlocks(lookup) }
+
+func notFoundBlocks(op *RowOp) []*ssa.BasicBlock {
+	fn := op.Instr.Parent()
+	var out []*ssa.BasicBlock
+	for _, b := range fn.Blocks {
+		if len(b.Instrs) == 0 {
+			continue
+		}
+		ifi, ok := b.Instrs[len(b.Instrs)-1].(*ssa.If)
+		if !ok || len(b.Succs) != 2 {
+			continue
+		}
+		succ, ok := notFoundTest(op, ifi.Cond, 0)
+		if !ok {
+			continue
+		}
+		s := b.Succs[succ]
+		if len(s.Preds) == 1 {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// notFoundTest says whether cond tests that op found nothing, and which
+// successor (0 when true, 1 when false) runs then.
+func notFoundTest(op *RowOp, cond ssa.Value, depth int) (int, bool) {
+	if depth > 4 {
+		return 0, false
+	}
+	if op.valueResult && isResult(cond, op, 0) && isBool(cond.Type()) {
+		return 1, true // if exists { ... }
+	}
+	if op.HasFound && isResult(cond, op, op.FoundResult) {
+		return 1, true // if repo.Exists(...) { ... }
+	}
+	switch x := cond.(type) {
+	case *ssa.UnOp:
+		if x.Op == token.NOT {
+			if s, ok := notFoundTest(op, x.X, depth+1); ok {
+				return 1 - s, true
+			}
+			return 0, false
+		}
+		// A bool destination: if exists { ... }.
+		if x.Op == token.MUL && op.lib && isDestOf(op, x.X) && isBool(x.Type()) {
+			return 1, true
+		}
+	case *ssa.Call:
+		common := x.Common()
+		if callee := common.StaticCallee(); callee != nil && callee.Pkg != nil && callee.Pkg.Pkg.Path() == "errors" && callee.Name() == "Is" && len(common.Args) == 2 {
+			if sentinelMatches(op, common.Args[1]) && errFrom(common.Args[0], op) {
+				return 0, true
+			}
+			return 0, false
+		}
+		if row := errorCheckRow(common); row != nil && row.Meaning == knowledge.NotFound && (op.lib || op.Propagates) {
+			if len(common.Args) > 0 && errFrom(common.Args[len(common.Args)-1], op) {
+				return 0, true
+			}
+		}
+	case *ssa.BinOp:
+		if x.Op != token.EQL && x.Op != token.NEQ && x.Op != token.GTR && x.Op != token.LSS {
+			return 0, false
+		}
+		eq := 0
+		if x.Op == token.NEQ {
+			eq = 1
+		}
+		for _, pair := range [2][2]ssa.Value{{x.X, x.Y}, {x.Y, x.X}} {
+			v, other := pair[0], pair[1]
+			c, isConst := other.(*ssa.Const)
+			if x.Op == token.EQL || x.Op == token.NEQ {
+				if sentinelMatches(op, other) && errFrom(v, op) {
+					return eq, true
+				}
+				if isConst && c.IsNil() && op.NilResult >= 0 && isResult(v, op, op.NilResult) {
+					return eq, true
+				}
+			}
+			// count == 0, count > 0, 0 < count
+			if isConst && c.Value != nil && c.Value.Kind() == constant.Int && constant.Sign(c.Value) == 0 && op.lib {
+				load, isLoad := v.(*ssa.UnOp)
+				if (isLoad && load.Op == token.MUL && isDestOf(op, load.X)) || (op.valueResult && isResult(v, op, 0)) || rowsAffected(op, v) {
+					switch {
+					case x.Op == token.EQL:
+						return 0, true
+					case x.Op == token.NEQ:
+						return 1, true
+					case x.Op == token.GTR && pair[0] == x.X:
+						return 1, true
+					case x.Op == token.LSS && pair[0] == x.Y:
+						return 1, true
+					}
+				}
+			}
+		}
+	}
+	return 0, false
+}
+
+// sentinelMatches reports whether v is the error variable that says op
+// found nothing: a not-found sentinel of the tables for a library lookup
+// (or a helper passing the library's error on), the helper's own sentinel.
+func sentinelMatches(op *RowOp, v ssa.Value) bool {
+	load, ok := knowledge.Unwrap(v).(*ssa.UnOp)
+	if !ok || load.Op != token.MUL {
+		return false
+	}
+	g, ok := load.X.(*ssa.Global)
+	if !ok {
+		return false
+	}
+	if op.Sentinel != "" && g.Pkg != nil && g.Pkg.Pkg.Path()+"."+g.Name() == op.Sentinel {
+		return true
+	}
+	if op.lib || op.Propagates {
+		if obj, ok := g.Object().(*types.Var); ok {
+			if s := knowledge.SentinelOf(obj); s != nil && s.Meaning == knowledge.NotFound {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// errorCheckRow returns the ErrorCheck row of a call (the tables', or
+// ent's generated classifiers), or nil.
+func errorCheckRow(common *ssa.CallCommon) *knowledge.Call {
+	if site, ok := knowledge.Resolve(common); ok && site.Row != nil && site.Row.Kind == knowledge.ErrorCheck {
+		return site.Row
+	}
+	if callee := common.StaticCallee(); callee != nil {
+		if obj, ok := callee.Object().(*types.Func); ok {
+			if row, _ := knowledge.EntCall(obj); row != nil && row.Kind == knowledge.ErrorCheck {
+				return row
+			}
+		}
+	}
+	return nil
+}
+
+// errFrom reports whether the error value v comes from op's call: its
+// error result, the Scan of the row it returned, GORM's Error field, or a
+// phi all of whose non-nil edges do.
+func errFrom(v ssa.Value, op *RowOp) bool {
+	return fromCall(v, op.Instr, 0)
+}
+
+func fromCall(v ssa.Value, call ssa.CallInstruction, depth int) bool {
+	if depth > 8 || v == nil {
+		return false
+	}
+	v = knowledge.Unwrap(v)
+	switch x := v.(type) {
+	case *ssa.ChangeInterface:
+		return fromCall(x.X, call, depth+1)
+	case *ssa.Extract:
+		return fromCall(x.Tuple, call, depth+1)
+	case *ssa.Call:
+		if ssa.CallInstruction(x) == call {
+			return true
+		}
+		// fmt.Errorf("...: %w", err) keeps the error for errors.Is.
+		if callee := x.Common().StaticCallee(); callee != nil && callee.Pkg != nil && callee.Pkg.Pkg.Path() == "fmt" && callee.Name() == "Errorf" && len(x.Common().Args) == 2 {
+			if format, ok := knowledge.ConstString(x.Common().Args[0]); ok && strings.Contains(format, "%w") {
+				for _, a := range sliceValues(x.Common().Args[1]) {
+					if fromCall(a, call, depth+1) {
+						return true
+					}
+				}
+			}
+		}
+		// row.Scan(...) of the row the lookup returned.
+		if site, ok := knowledge.Resolve(x.Common()); ok && site.Row != nil && site.Row.Kind == knowledge.Scan {
+			if recv := site.Receiver(); recv != nil {
+				if c, ok := knowledge.Unwrap(recv).(*ssa.Call); ok && ssa.CallInstruction(c) == call {
+					return true
+				}
+			}
+		}
+	case *ssa.UnOp:
+		if fa, ok := x.X.(*ssa.FieldAddr); ok {
+			if f := rowFieldOf(fa); f != nil && f.Name() == "Error" {
+				return fromCall(fa.X, call, depth+1)
+			}
+		}
+		if stored := storedOnce(x); stored != nil {
+			return fromCall(stored, call, depth+1)
+		}
+	case *ssa.Phi:
+		found := false
+		for _, e := range x.Edges {
+			if c, ok := e.(*ssa.Const); ok && c.IsNil() {
+				continue
+			}
+			if !fromCall(e, call, depth+1) {
+				return false
+			}
+			found = true
+		}
+		return found
+	}
+	return false
+}
+
+// isResult reports whether v is result i of op's call.
+func isResult(v ssa.Value, op *RowOp, i int) bool {
+	v = knowledge.Unwrap(v)
+	if ex, ok := v.(*ssa.Extract); ok {
+		return ex.Index == i && ex.Tuple == op.Instr.Value() && op.Instr.Value() != nil
+	}
+	if i == 0 {
+		if c, ok := v.(*ssa.Call); ok && ssa.CallInstruction(c) == op.Instr {
+			return true
+		}
+	}
+	return false
+}
+
+// isDestOf reports whether addr is a destination op's row was read into:
+// an argument of the Scan of its row, or the Dest of an sqlx Get.
+func isDestOf(op *RowOp, addr ssa.Value) bool {
+	site, ok := knowledge.Resolve(op.Instr.Common())
+	if ok && site.Row != nil {
+		if d := site.RoleArg(knowledge.Dest); d != nil && knowledge.Unwrap(d) == addr {
+			return true
+		}
+	}
+	v := op.Instr.Value()
+	if v == nil {
+		return false
+	}
+	for _, ref := range *v.Referrers() {
+		call, ok := ref.(*ssa.Call)
+		if !ok {
+			continue
+		}
+		site, ok := knowledge.Resolve(call.Common())
+		if !ok || site.Row == nil || site.Row.Kind != knowledge.Scan {
+			continue
+		}
+		for _, a := range call.Common().Args {
+			if knowledge.Unwrap(a) == addr {
+				return true
+			}
+			if s, ok := a.(*ssa.Slice); ok {
+				_ = s
+			}
+		}
+		if i, ok := site.Row.Param(knowledge.Dest); ok {
+			if vals, ok := site.Variadic(i); ok {
+				for _, d := range vals {
+					if d == addr {
+						return true
+					}
+				}
+			}
+		}
+	}
+	return false
+}
+
+func isBool(t types.Type) bool {
+	b, ok := t.Underlying().(*types.Basic)
+	return ok && b.Kind() == types.Bool
+}
+
+// lookupResult says how fn tells its callers that its lookup op found
+// nothing: by returning nil in result NilResult with a nil error, by
+// returning a sentinel error variable, or by returning the library's
+// error itself.
+func (e *extractor) lookupResult(fn *ssa.Function, op *RowOp) (nilResult int, sentinel string, propagates bool) {
+	nilResult = -1
+	results := fn.Signature.Results()
+	if results.Len() == 0 || !isErrorType(results.At(results.Len()-1).Type()) {
+		return
+	}
+	errIdx := results.Len() - 1
+	var returns []*ssa.Return
+	for _, s := range notFoundBlocks(op) {
+		for _, b := range fn.Blocks {
+			if !s.Dominates(b) || len(b.Instrs) == 0 {
+				continue
+			}
+			if ret, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return); ok {
+				returns = append(returns, ret)
+			}
+		}
+	}
+	if len(returns) > 0 {
+		// (nil, nil) or (x, ErrNotFound) on every found-nothing return.
+		cand := -1
+		for i := 0; i < errIdx; i++ {
+			all := true
+			for _, ret := range returns {
+				c, ok := ret.Results[i].(*ssa.Const)
+				if !ok || !c.IsNil() {
+					all = false
+				}
+				if ec, ok := ret.Results[errIdx].(*ssa.Const); !ok || !ec.IsNil() {
+					all = false
+				}
+			}
+			if all {
+				cand = i
+				break
+			}
+		}
+		if cand >= 0 {
+			return cand, "", false
+		}
+		name := ""
+		for _, ret := range returns {
+			g := globalOf(ret.Results[errIdx])
+			if g == nil || g.Pkg == nil {
+				name = ""
+				break
+			}
+			n := g.Pkg.Pkg.Path() + "." + g.Name()
+			if name != "" && name != n {
+				name = ""
+				break
+			}
+			name = n
+		}
+		if name != "" {
+			return -1, name, false
+		}
+	}
+	// The library's error returned as it is.
+	for _, b := range fn.Blocks {
+		if len(b.Instrs) == 0 {
+			continue
+		}
+		if ret, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return); ok && fromCall(ret.Results[errIdx], op.Instr, 0) {
+			return -1, "", true
+		}
+	}
+	return -1, "", false
+}
+
+func globalOf(v ssa.Value) *ssa.Global {
+	load, ok := knowledge.Unwrap(v).(*ssa.UnOp)
+	if !ok || load.Op != token.MUL {
+		return nil
+	}
+	g, _ := load.X.(*ssa.Global)
+	return g
+}
+
+// errOf returns the error value of a call: its error result, or GORM's
+// Error field of the *gorm.DB it returns.
+func errOf(call ssa.CallInstruction) ssa.Value {
+	if call == nil {
+		return nil
+	}
+	v := call.Value()
+	if v == nil {
+		return nil
+	}
+	switch t := v.Type().(type) {
+	case *types.Tuple:
+		if t.Len() == 0 || !isErrorType(t.At(t.Len()-1).Type()) {
+			return nil
+		}
+		for _, ref := range *v.Referrers() {
+			if ex, ok := ref.(*ssa.Extract); ok && ex.Index == t.Len()-1 {
+				return ex
+			}
+		}
+		return nil
+	}
+	if isErrorType(v.Type()) {
+		return v
+	}
+	for _, ref := range *v.Referrers() {
+		if fa, ok := ref.(*ssa.FieldAddr); ok {
+			if f := rowFieldOf(fa); f != nil && f.Name() == "Error" {
+				for _, use := range *fa.Referrers() {
+					if load, ok := use.(*ssa.UnOp); ok && load.Op == token.MUL {
+						return load
+					}
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// ChecksUnique reports whether fn tests the error err for a unique
+// violation: errors.Is with a unique-violation sentinel
+// (gorm.ErrDuplicatedKey), errors.As into a database error type with its
+// code compared to a unique-violation code, an ErrorCheck of the tables
+// (ent.IsConstraintError, pgerrcode.IsIntegrityConstraintViolation, bun's
+// IntegrityViolation), or a helper whose summary says it checks one.
+func (e *extractor) ChecksUnique(fn *ssa.Function, err ssa.Value) bool {
+	if err == nil {
+		return false
+	}
+	from := func(v ssa.Value) bool { return sameErr(v, err, 0) }
+	asDBError, codeCompared, checked := false, false, false
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			switch x := instr.(type) {
+			case *ssa.BinOp:
+				if x.Op == token.EQL || x.Op == token.NEQ {
+					for _, v := range []ssa.Value{x.X, x.Y} {
+						if c, ok := knowledge.Unwrap(v).(*ssa.Const); ok && c.Value != nil {
+							s := c.Value.ExactString()
+							if c.Value.Kind() == constant.String {
+								s = constant.StringVal(c.Value)
+							}
+							if knowledge.CodeMeaning(s) == knowledge.UniqueViolation {
+								codeCompared = true
+							}
+						}
+					}
+				}
+			case ssa.CallInstruction:
+				common := x.Common()
+				callee := common.StaticCallee()
+				if callee != nil && callee.Pkg != nil && callee.Pkg.Pkg.Path() == "errors" && len(common.Args) == 2 {
+					switch callee.Name() {
+					case "Is":
+						if from(common.Args[0]) {
+							if g := globalOf(common.Args[1]); g != nil {
+								if obj, ok := g.Object().(*types.Var); ok {
+									if s := knowledge.SentinelOf(obj); s != nil && s.Meaning == knowledge.UniqueViolation {
+										checked = true
+									}
+								}
+							}
+						}
+					case "As":
+						if from(common.Args[0]) {
+							if t, ok := knowledge.Unwrap(common.Args[1]).Type().(*types.Pointer); ok {
+								if row := knowledge.TypeOf(t.Elem()); row != nil && row.Role == knowledge.DBError {
+									asDBError = true
+								}
+							}
+						}
+					}
+					continue
+				}
+				if row := errorCheckRow(common); row != nil && row.Meaning == knowledge.UniqueViolation {
+					if len(common.Args) == 0 {
+						continue
+					}
+					if site, ok := knowledge.Resolve(common); ok && site.Receiver() != nil {
+						// A method of a database error type (bun's
+						// pgdriver.Error.IntegrityViolation) after errors.As.
+						asDBError, codeCompared = true, true
+						continue
+					}
+					if from(common.Args[len(common.Args)-1]) || from(common.Args[0]) {
+						checked = true
+					}
+					continue
+				}
+				if callee != nil && !common.IsInvoke() {
+					f := callee
+					if f.Origin() != nil {
+						f = f.Origin()
+					}
+					if f == fn {
+						continue
+					}
+					if s := e.summary(f); s != nil {
+						for _, i := range s.UniqueChecks {
+							if i < len(common.Args) && from(common.Args[i]) {
+								checked = true
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+	return checked || (asDBError && codeCompared)
+}
+
+// sameErr reports whether v is the error err, through conversions and
+// phis (an err variable assigned again on some path).
+func sameErr(v, err ssa.Value, depth int) bool {
+	if depth > 6 || v == nil {
+		return false
+	}
+	v = knowledge.Unwrap(v)
+	if v == err {
+		return true
+	}
+	if phi, ok := v.(*ssa.Phi); ok {
+		for _, e := range phi.Edges {
+			if sameErr(e, err, depth+1) {
+				return true
+			}
+		}
+	}
+	if p, ok := err.(*ssa.Parameter); ok {
+		_ = p
+	}
+	return false
+}
+
+// Serializable reports whether the transaction root was begun with the
+// SERIALIZABLE isolation level (sql.TxOptions{Isolation:
+// sql.LevelSerializable}, pgx.TxOptions{IsoLevel: pgx.Serializable}).
+func Serializable(root ssa.Value) bool {
+	call, ok := root.(*ssa.Call)
+	if !ok {
+		return false
+	}
+	site, ok := knowledge.Resolve(call.Common())
+	if !ok || site.Row == nil || site.Row.Kind != knowledge.Begin {
+		return false
+	}
+	opts := site.RoleArg(knowledge.TxOptions)
+	if opts == nil {
+		return false
+	}
+	opts = knowledge.Unwrap(opts)
+	if load, ok := opts.(*ssa.UnOp); ok && load.Op == token.MUL {
+		opts = load.X
+	}
+	alloc, ok := opts.(*ssa.Alloc)
+	if !ok {
+		return false
+	}
+	for _, ref := range *alloc.Referrers() {
+		fa, ok := ref.(*ssa.FieldAddr)
+		if !ok {
+			continue
+		}
+		f := rowFieldOf(fa)
+		if f == nil || (f.Name() != "Isolation" && f.Name() != "IsoLevel") {
+			continue
+		}
+		for _, use := range *fa.Referrers() {
+			st, ok := use.(*ssa.Store)
+			if !ok {
+				continue
+			}
+			c, ok := knowledge.Unwrap(st.Val).(*ssa.Const)
+			if !ok || c.Value == nil {
+				continue
+			}
+			switch c.Value.Kind() {
+			case constant.String:
+				if constant.StringVal(c.Value) == "serializable" {
+					return true
+				}
+			case constant.Int:
+				// database/sql's LevelSerializable.
+				if n, ok := constant.Int64Val(c.Value); ok && n == 6 && f.Name() == "Isolation" {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// foundResult returns the bool result of fn that every return sets to
+// whether op found its row: the EXISTS or bool destination, count > 0 or
+// count != 0, or ent's and bun's Exist(s) result.
+func foundResult(fn *ssa.Function, op *RowOp) (int, bool) {
+	results := fn.Signature.Results()
+	idx := -1
+	for i := 0; i < results.Len(); i++ {
+		if isBool(results.At(i).Type()) {
+			if idx >= 0 {
+				return -1, false
+			}
+			idx = i
+		}
+	}
+	if idx < 0 {
+		return -1, false
+	}
+	seen := false
+	for _, b := range fn.Blocks {
+		if len(b.Instrs) == 0 {
+			continue
+		}
+		ret, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return)
+		if !ok {
+			continue
+		}
+		v := ret.Results[idx]
+		if c, ok := v.(*ssa.Const); ok && c.Value != nil && !constant.BoolVal(c.Value) {
+			continue // return false, err: an error path
+		}
+		if !foundExpr(op, v) {
+			return -1, false
+		}
+		seen = true
+	}
+	return idx, seen
+}
+
+// foundExpr reports whether v is true exactly when op found its row.
+func foundExpr(op *RowOp, v ssa.Value) bool {
+	count := func(x ssa.Value) bool {
+		if load, ok := x.(*ssa.UnOp); ok && load.Op == token.MUL && op.lib && isDestOf(op, load.X) {
+			return true
+		}
+		return op.valueResult && isResult(x, op, 0)
+	}
+	switch x := v.(type) {
+	case *ssa.UnOp:
+		return x.Op == token.MUL && isBool(x.Type()) && count(x)
+	case *ssa.Extract:
+		return isBool(x.Type()) && (count(x) || (op.HasFound && isResult(x, op, op.FoundResult)))
+	case *ssa.BinOp:
+		c, ok := x.Y.(*ssa.Const)
+		if ok && c.Value != nil && c.Value.Kind() == constant.Int && constant.Sign(c.Value) == 0 {
+			return (x.Op == token.GTR || x.Op == token.NEQ) && count(x.X)
+		}
+		c, ok = x.X.(*ssa.Const)
+		if ok && c.Value != nil && c.Value.Kind() == constant.Int && constant.Sign(c.Value) == 0 {
+			return (x.Op == token.LSS || x.Op == token.NEQ) && count(x.Y)
+		}
+	}
+	return false
+}
+
+// rowsAffected reports whether v is the affected-row count of op's call:
+// GORM's RowsAffected field, or RowsAffected() of the sql.Result or
+// pgconn.CommandTag it returned.
+func rowsAffected(op *RowOp, v ssa.Value) bool {
+	if !op.lib {
+		return false
+	}
+	v = knowledge.Unwrap(v)
+	if ex, ok := v.(*ssa.Extract); ok && ex.Index == 0 {
+		v = ex.Tuple
+	}
+	switch x := v.(type) {
+	case *ssa.UnOp:
+		if fa, ok := x.X.(*ssa.FieldAddr); ok && x.Op == token.MUL {
+			if f := rowFieldOf(fa); f != nil && f.Name() == "RowsAffected" {
+				c, ok := knowledge.Unwrap(fa.X).(*ssa.Call)
+				return ok && ssa.CallInstruction(c) == op.Instr
+			}
+		}
+	case *ssa.Call:
+		site, ok := knowledge.Resolve(x.Common())
+		if !ok || site.Row == nil || site.Row.Kind != knowledge.RowsAffected {
+			return false
+		}
+		recv := site.Receiver()
+		if recv == nil {
+			return false
+		}
+		recv = knowledge.Unwrap(recv)
+		if load, ok := recv.(*ssa.UnOp); ok {
+			if stored := storedOnce(load); stored != nil {
+				recv = stored
+			}
+		}
+		if ex, ok := recv.(*ssa.Extract); ok && ex.Index == 0 {
+			recv = ex.Tuple
+		}
+		c, ok := recv.(*ssa.Call)
+		return ok && ssa.CallInstruction(c) == op.Instr
+	}
+	return false
+}

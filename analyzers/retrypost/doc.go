@@ -1,0 +1,172 @@
+// Package retrypost defines an Analyzer that reports non-idempotent
+// requests retried without an idempotency key fixed before the first
+// attempt.
+//
+// # Analyzer retrypost
+//
+// retrypost: report non-idempotent requests retried without an idempotency key fixed before the first attempt
+//
+// A POST times out. The server may well have processed it: only the
+// response was lost. A retry sends it again, and the second order, charge
+// or transfer is created. Under load this is not rare: timeouts come in
+// bursts, and every one of them is a duplicate. Retrying is safe for an
+// idempotent request (GET, HEAD, OPTIONS, PUT, DELETE), or when the
+// request carries an idempotency key that is the same on every attempt, so
+// that the server recognises the repeat and answers it with the first
+// result. A key generated inside the retried code is a new key per
+// attempt and protects nothing.
+//
+// Two sub-rules:
+//
+//   - retrypost/nokey: the retried request carries no idempotency key.
+//   - retrypost/freshkey: its key is made inside the retried code, on
+//     every attempt, from a fresh value (uuid, crypto/rand, math/rand,
+//     time.Now, stripe.NewIdempotencyKey), directly or through a helper.
+//
+// A request is non-idempotent when it is a POST or a PATCH, as a constant
+// says: http.NewRequest's method, http.Post and PostForm, the resty
+// verb or Execute's method, retryablehttp's; and stripe-go's create,
+// confirm and capture calls. A request whose method is not a constant is
+// not reported. A helper that sends a request (in this package or
+// another) counts where it is called, with what its summary says: the
+// method (or the parameter that names it), and whether its key is none,
+// made on every call, or taken from a parameter.
+//
+// The key is a header named Idempotency-Key, X-Idempotency-Key or one
+// listed in the idempotency-headers setting, set with Header.Set or Add,
+// a write to the header map, resty's SetHeader or SetHeaders, or a helper
+// that sets it on the request it is given; or stripe-go's
+// Params.SetIdempotencyKey or Params.IdempotencyKey. A key computed from
+// stable inputs (the order id, a parameter, a constant) is the same on
+// every attempt wherever it is computed. When a request is handed to code
+// that cannot be seen (a function value, an interface), or a header name
+// is not constant, the key is unknown and nothing is reported.
+//
+// A retry is one of:
+//
+//   - a hand-written loop whose back edge, which sends the request again,
+//     is reachable from the request's failure (its error compared with
+//     nil, or a status check outside 2xx), and whose success leaves the
+//     loop. A wait alone does not make a retry; a loop over the items of
+//     a slice, map, string, channel or iterator sends one request per
+//     item and is not one, with a wait or without;
+//   - a retry wrapper whose callback sends the request and returns its
+//     failure: backoff.Retry and friends (v4 and v5), retry-go's Do and
+//     DoWithData, sethvargo/go-retry (only when the failure is returned
+//     through RetryableError), failsafe-go executors with a retry policy,
+//     resty.Backoff, a user-written helper that calls its func parameter
+//     again while it fails (in this package or another, through facts),
+//     or a function named in the retry-funcs setting. A failure returned
+//     as backoff.Permanent or retry.Unrecoverable is not retried;
+//   - a retrying client: go-retryablehttp's Client (Do, Post, PostForm;
+//     RetryMax defaults to 4) and the *http.Client of its StandardClient
+//     or RoundTripper, a resty client with SetRetryCount(n) for a constant
+//     n > 0 (a count that is not constant is unknown and not reported),
+//     failsafehttp with a retry policy. A retrying client sends the same
+//     request again, so a key set on it before the call, even a fresh
+//     one, is the same on every attempt.
+//
+// The finding is reported at the request, or at the call that leads to
+// it (a helper's), in the lowest function where both the retry and the
+// request are visible; its related position is the retry. A helper that
+// retries its own request without a key is reported inside the helper,
+// and its callers stay silent; a helper that retries a request whose
+// method its caller names is reported at the caller.
+//
+// # Example
+//
+// A hand-written loop with net/http, reported (nokey):
+//
+//	for attempt := 0; attempt < 3; attempt++ {
+//		req, _ := http.NewRequestWithContext(ctx, http.MethodPost, base+"/v1/payouts", body(p))
+//		resp, err := client.Do(req) // a payout whose response was lost is paid twice
+//		if err == nil {
+//			return decode(resp)
+//		}
+//		time.Sleep(backoff(attempt))
+//	}
+//
+// Reported (freshkey): the key changes on every attempt.
+//
+//	for attempt := 0; attempt < 3; attempt++ {
+//		req.Header.Set("Idempotency-Key", uuid.NewString())
+//		if resp, err = client.Do(req); err == nil {
+//			break
+//		}
+//	}
+//
+// Silent: one key, derived from the business operation (or made once
+// before the first attempt) and sent on every attempt.
+//
+//	key := fmt.Sprintf("payout-%d", p.ID)
+//	for attempt := 0; attempt < 3; attempt++ {
+//		req.Header.Set("Idempotency-Key", key)
+//		if resp, err = client.Do(req); err == nil {
+//			break
+//		}
+//	}
+//
+// A retry wrapper (backoff, retry-go, sethvargo/go-retry, failsafe-go, a
+// helper of your own), reported (freshkey):
+//
+//	return backoff.Retry(func() error {
+//		req, _ := http.NewRequestWithContext(ctx, http.MethodPost, url, body)
+//		req.Header.Set("Idempotency-Key", uuid.NewString()) // made per attempt
+//		_, err := client.Do(req)
+//		return err
+//	}, backoff.NewExponentialBackOff())
+//
+// Silent: the key is made once, outside the callback.
+//
+//	key := uuid.NewString()
+//	return backoff.Retry(func() error {
+//		req, _ := http.NewRequestWithContext(ctx, http.MethodPost, url, body)
+//		req.Header.Set("Idempotency-Key", key)
+//		_, err := client.Do(req)
+//		return err
+//	}, backoff.NewExponentialBackOff())
+//
+// A retrying client (go-retryablehttp, resty with SetRetryCount),
+// reported (nokey):
+//
+//	rc := retryablehttp.NewClient()
+//	resp, err := rc.Post(url, "application/json", body)
+//
+//	api := resty.New().SetRetryCount(3)
+//	_, err := api.R().SetBody(ev).Post(url)
+//
+// Silent: the same request, and so the same key, on every attempt.
+//
+//	req, _ := retryablehttp.NewRequestWithContext(ctx, http.MethodPost, url, body)
+//	req.Header.Set("Idempotency-Key", ev.ID)
+//	resp, err := rc.Do(req)
+//
+//	_, err := api.R().SetHeader("Idempotency-Key", ev.ID).SetBody(ev).Post(url)
+//
+// stripe-go, reported (nokey): without a key of its own, stripe-go makes
+// a new one on every call, which its own network retries reuse but an
+// app-level retry around the call does not.
+//
+//	backoff.Retry(func() error {
+//		_, err := sc.V1PaymentIntents.Create(ctx, params)
+//		return err
+//	}, b)
+//
+// Silent:
+//
+//	params.SetIdempotencyKey("order-" + orderID)
+//	backoff.Retry(func() error {
+//		_, err := sc.V1PaymentIntents.Create(ctx, params)
+//		return err
+//	}, b)
+//
+// # Suppressing
+//
+// When the server deduplicates by some other means (a unique client
+// reference in the body that it rejects twice, say), silence the finding
+// on the reported line:
+//
+//	//idemlint:ignore retrypost the ledger rejects a second entry with the same reference
+//
+// or only one sub-rule, with retrypost/nokey or retrypost/freshkey.
+package retrypost
