@@ -138,18 +138,12 @@ func importedSummary(pass *analysis.Pass) func(*types.Func) *Summary {
 // then run on every package of the program.
 func buildSSA(pass *analysis.Pass) []*ssa.Function {
 	prog := ssa.NewProgram(pass.Fset, 0)
-	created := map[*types.Package]bool{}
-	var createAll func([]*types.Package)
-	createAll = func(pkgs []*types.Package) {
-		for _, p := range pkgs {
-			if !created[p] {
-				created[p] = true
-				prog.CreatePackage(p, nil, nil, true)
-				createAll(p.Imports())
-			}
-		}
+	// Direct imports only, as buildssa does: SSA creates members of
+	// packages further away on demand, and creating every transitive
+	// import cost half the analysis on large programs (docs/performance.md).
+	for _, p := range pass.Pkg.Imports() {
+		prog.CreatePackage(p, nil, nil, true)
 	}
-	createAll(pass.Pkg.Imports())
 	pkg := prog.CreatePackage(pass.Pkg, pass.Files, pass.TypesInfo, false)
 	pkg.Build()
 
