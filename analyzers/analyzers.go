@@ -15,6 +15,8 @@ import (
 	"github.com/idemlint/idemlint/analyzers/internal/docgen"
 	"github.com/idemlint/idemlint/analyzers/internal/schema"
 	"github.com/idemlint/idemlint/analyzers/lockacrosscall"
+	"github.com/idemlint/idemlint/analyzers/lostupdate"
+	"github.com/idemlint/idemlint/analyzers/noversion"
 	"github.com/idemlint/idemlint/analyzers/retrypost"
 )
 
@@ -22,6 +24,8 @@ import (
 func All() []*analysis.Analyzer {
 	return []*analysis.Analyzer{
 		checkinsert.Analyzer,
+		lostupdate.Analyzer,
+		noversion.Analyzer,
 		lockacrosscall.Analyzer,
 		retrypost.Analyzer,
 		ignoredirective.Analyzer,

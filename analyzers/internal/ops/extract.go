@@ -464,6 +464,8 @@ func (e *extractor) summary(fn *ssa.Function) *Summary {
 	s := summarise(fn, e.Ops(fn))
 	s = e.requestSummary(fn, s)
 	s = e.rowSummary(fn, s)
+	s = e.writeSummary(fn, s)
+	s = sqlcUpdateSummary(fn, s)
 	e.summaries[fn] = s
 	return s
 }

@@ -41,6 +41,13 @@ type Summary struct {
 	Lookups      []LookupFact
 	Inserts      []InsertFact
 	UniqueChecks []int
+	// ModelReads and ModelWrites are the models it returns after reading
+	// them and the model parameters it writes whole (writefacts.go).
+	ModelReads  []ModelReadFact
+	ModelWrites []ModelWriteFact
+	// SQLCUpdate is, for a sqlc-generated UPDATE method, its query
+	// (versioned.go).
+	SQLCUpdate *SQLCUpdateFact
 }
 
 // A ParamLock is a lock a function takes on the handle in Param.
@@ -74,13 +81,19 @@ func (s *Summary) String() string {
 	}
 	parts = append(parts, s.requestParts()...)
 	parts = append(parts, s.rowParts()...)
+	parts = append(parts, s.writeParts()...)
+	if u := s.SQLCUpdate; u != nil {
+		parts = append(parts, "sqlc-update("+u.Name+" "+u.Cmd+")")
+	}
 	return strings.Join(parts, " ")
 }
 
 func (s *Summary) empty() bool {
 	return s == nil || (len(s.Locks) == 0 && len(s.Ends) == 0 && s.Network == "" && len(s.TxRuns) == 0 &&
 		len(s.Sends) == 0 && len(s.Retries) == 0 && len(s.Keys) == 0 && !s.FreshResult &&
-		len(s.Lookups) == 0 && len(s.Inserts) == 0 && len(s.UniqueChecks) == 0)
+		len(s.Lookups) == 0 && len(s.Inserts) == 0 && len(s.UniqueChecks) == 0 &&
+		len(s.ModelReads) == 0 && len(s.ModelWrites) == 0 &&
+		s.SQLCUpdate == nil)
 }
 
 // summarise computes fn's summary from its operations.

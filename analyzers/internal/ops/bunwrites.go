@@ -1,0 +1,250 @@
+package ops
+
+import (
+	"go/types"
+	"strings"
+
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/idemlint/idemlint/analyzers/internal/knowledge"
+	"github.com/idemlint/idemlint/analyzers/internal/sqltext"
+)
+
+const bunPkg = "github.com/uptrace/bun"
+
+// bunModelColumn returns a function naming the column of a field of the
+// bun model t, with its table; nil when t has no table tag.
+func bunModelColumn(t types.Type) (string, func(string) (string, bool)) {
+	if t == nil {
+		return "", nil
+	}
+	st, ok := t.Underlying().(*types.Struct)
+	if !ok {
+		return "", nil
+	}
+	table := bunTable(st)
+	if table == "" {
+		return "", nil
+	}
+	return table, func(field string) (string, bool) {
+		c := bunColumn(st, field)
+		return c, c != ""
+	}
+}
+
+// bunRead makes a read of SelectQuery Scan into the query's model.
+func bunRead(call *ssa.Call, site knowledge.Site) *ColumnRead {
+	if site.Row.Func.Pkg != bunPkg || site.Row.Func.Recv != "SelectQuery" || site.Row.Func.Name != "Scan" {
+		return nil
+	}
+	if vals, ok := site.Variadic(1); !ok || len(vals) > 0 {
+		return nil
+	}
+	rd := &ColumnRead{Instr: call, Lib: "bun"}
+	v := site.Receiver()
+	for i := 0; i < maxTrace && v != nil; i++ {
+		c, ok := knowledge.Unwrap(v).(*ssa.Call)
+		if !ok {
+			return nil
+		}
+		step, ok := knowledge.Resolve(c.Common())
+		if !ok || step.Row == nil {
+			return nil
+		}
+		if step.Row.Func.Name == "NewSelect" {
+			if recv := step.Receiver(); recv != nil {
+				rd.Handle = Root(recv)
+			}
+			break
+		}
+		if step.Row.Func.Name == "Model" {
+			rd.ModelAddr = knowledge.Unwrap(step.Arg(0))
+		}
+		v = step.Receiver()
+	}
+	rd.Model = modelType(rd.ModelAddr)
+	if _, ok := rd.Model.(*types.Named); !ok || rd.ModelAddr == nil {
+		return nil
+	}
+	if _, isPtr := rd.ModelAddr.Type().Underlying().(*types.Pointer); !isPtr {
+		return nil
+	}
+	rd.Table, rd.ColumnOf = bunModelColumn(rd.Model)
+	if rd.ColumnOf == nil {
+		return nil
+	}
+	rd.Desc = "the bun Scan of " + rd.Table
+	return rd
+}
+
+// bunWrites makes the writes of an UpdateQuery Exec or Scan: each
+// Set("c = ?", v) or SetColumn("c", "?", v) step with its value, or, with
+// none, each field of the model stored since it was read (restricted to
+// the Column steps' columns when there are some).
+func bunWrites(fn *ssa.Function, call *ssa.Call, site knowledge.Site) []*ColumnWrite {
+	if site.Row.Func.Pkg != bunPkg || site.Row.Func.Recv != "UpdateQuery" {
+		return nil
+	}
+	base := ColumnWrite{Instr: call, Lib: "bun"}
+	var sets []*ColumnWrite
+	var only []string
+	setSteps := false
+	v := site.Receiver()
+	for i := 0; i < maxTrace && v != nil; i++ {
+		c, ok := knowledge.Unwrap(v).(*ssa.Call)
+		if !ok {
+			return nil
+		}
+		step, ok := knowledge.Resolve(c.Common())
+		if !ok || step.Row == nil {
+			return nil
+		}
+		name := step.Row.Func.Name
+		if name == "NewUpdate" {
+			if recv := step.Receiver(); recv != nil {
+				base.Handle = Root(recv)
+			}
+			break
+		}
+		switch name {
+		case "Model":
+			base.ModelAddr = knowledge.Unwrap(step.Arg(0))
+		case "WherePK", "Returning", "OmitZero":
+		case "Where":
+			text, ok := knowledge.ConstString(step.Arg(0))
+			if !ok {
+				return nil
+			}
+			cond := sqltext.ParseCondition(text)
+			if cond.Unknown {
+				base.Guarded = true
+			}
+			for _, cmp := range cond.Comparisons {
+				if !strings.EqualFold(cmp.Column.Name, "id") {
+					base.Guarded = true
+				}
+			}
+		case "Column":
+			for _, a := range c.Common().Args[1:] {
+				vals, ok := sliceOrConst(a)
+				if !ok {
+					return nil
+				}
+				only = append(only, vals...)
+			}
+		case "Set":
+			setSteps = true
+			text, ok := knowledge.ConstString(step.Arg(0))
+			if !ok {
+				return nil
+			}
+			list := sqltext.ParseSetList(text)
+			if list.Unknown {
+				continue
+			}
+			binds, ok := step.Variadic(1)
+			if !ok {
+				continue
+			}
+			for _, a := range list.Assignments {
+				if a.SelfReferential {
+					continue
+				}
+				p, ok := a.Value.Placeholder()
+				if !ok || p.Position < 1 || p.Position > len(binds) || binds[p.Position-1] == nil {
+					continue
+				}
+				w := base
+				w.Column, w.Value = a.Column, binds[p.Position-1]
+				sets = append(sets, &w)
+			}
+		case "SetColumn", "Value":
+			setSteps = true
+			col, ok1 := knowledge.ConstString(step.Arg(0))
+			text, ok2 := knowledge.ConstString(step.Arg(1))
+			binds, ok3 := step.Variadic(2)
+			if !ok1 || !ok2 || !ok3 || strings.TrimSpace(text) != "?" || len(binds) != 1 || binds[0] == nil {
+				continue
+			}
+			w := base
+			w.Column, w.Value = col, binds[0]
+			sets = append(sets, &w)
+		default:
+			return nil
+		}
+		v = step.Receiver()
+	}
+	if base.ModelAddr == nil {
+		return nil
+	}
+	base.Model = modelType(base.ModelAddr)
+	table, columnOf := bunModelColumn(base.Model)
+	if columnOf == nil {
+		return nil
+	}
+	base.Table = table
+	base.Desc = "the bun update of " + table
+	var out []*ColumnWrite
+	if setSteps {
+		for _, w := range sets {
+			w.Model, w.ModelAddr, w.Table, w.Desc, w.Guarded = base.Model, base.ModelAddr, table, base.Desc, base.Guarded
+			out = append(out, w)
+		}
+		return out
+	}
+	for _, st := range fieldStores(fn, base.ModelAddr) {
+		f := rowFieldOf(st.Addr.(*ssa.FieldAddr))
+		if f == nil {
+			continue
+		}
+		col, ok := columnOf(f.Name())
+		if !ok || (len(only) > 0 && !containsFold(only, col)) {
+			continue
+		}
+		w := base
+		w.Field, w.Column, w.Value, w.Store = f.Name(), col, st.Val, st
+		out = append(out, &w)
+	}
+	return out
+}
+
+// sliceOrConst returns the constant strings of a variadic argument.
+func sliceOrConst(v ssa.Value) ([]string, bool) {
+	slice, ok := v.(*ssa.Slice)
+	if !ok {
+		if c, ok := v.(*ssa.Const); ok && c.IsNil() {
+			return nil, true
+		}
+		return nil, false
+	}
+	alloc, ok := slice.X.(*ssa.Alloc)
+	if !ok {
+		return nil, false
+	}
+	var out []string
+	for _, ref := range *alloc.Referrers() {
+		ia, ok := ref.(*ssa.IndexAddr)
+		if !ok {
+			continue
+		}
+		for _, use := range *ia.Referrers() {
+			if st, ok := use.(*ssa.Store); ok {
+				s, ok := knowledge.ConstString(st.Val)
+				if !ok {
+					return nil, false
+				}
+				out = append(out, s)
+			}
+		}
+	}
+	return out, true
+}
+
+func containsFold(list []string, s string) bool {
+	for _, x := range list {
+		if strings.EqualFold(x, s) {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,114 @@
+package ops
+
+import (
+	"go/token"
+
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/idemlint/idemlint/analyzers/internal/knowledge"
+)
+
+// maxDerive bounds the values DerivedFrom visits.
+const maxDerive = 96
+
+// DerivedFrom follows v's def-use chain backwards through arithmetic,
+// conversions, phis, calls on it (their arguments, builtins such as
+// append included), struct fields and loads of locals (through the
+// stores into them), and returns the first load whose address match
+// accepts, or nil. An SQL expression value (gorm.Expr), a fresh value
+// (time.Now) and the result of a database call end a path: what they
+// return is not the Go value computed.
+func DerivedFrom(v ssa.Value, match func(addr ssa.Value) bool) *ssa.UnOp {
+	seen := map[ssa.Value]bool{}
+	work := []ssa.Value{v}
+	for len(work) > 0 && len(seen) < maxDerive {
+		v := work[len(work)-1]
+		work = work[:len(work)-1]
+		if v == nil || seen[v] {
+			continue
+		}
+		seen[v] = true
+		switch x := v.(type) {
+		case *ssa.UnOp:
+			if x.Op == token.MUL {
+				if match(x.X) {
+					return x
+				}
+				work = append(work, storedInto(x.X)...)
+				continue
+			}
+			work = append(work, x.X)
+		case *ssa.BinOp:
+			work = append(work, x.X, x.Y)
+		case *ssa.Convert:
+			work = append(work, x.X)
+		case *ssa.ChangeType:
+			work = append(work, x.X)
+		case *ssa.MakeInterface:
+			work = append(work, x.X)
+		case *ssa.ChangeInterface:
+			work = append(work, x.X)
+		case *ssa.Field:
+			work = append(work, x.X)
+		case *ssa.Slice:
+			work = append(work, x.X)
+		case *ssa.Extract:
+			work = append(work, x.Tuple)
+		case *ssa.Phi:
+			work = append(work, x.Edges...)
+		case *ssa.Call:
+			if site, ok := knowledge.Resolve(x.Common()); ok && site.Row != nil &&
+				(site.Row.Kind == knowledge.Expr || site.Row.Kind == knowledge.Fresh || site.Row.Kind.IsDatabase()) {
+				continue
+			}
+			work = append(work, x.Common().Args...)
+			if x.Common().IsInvoke() {
+				work = append(work, x.Common().Value)
+			}
+		case *ssa.FieldAddr, *ssa.IndexAddr, *ssa.Alloc:
+			// An address passed on (append's slice, a pointer
+			// receiver): its loads are the value.
+			if match(v) {
+				return &ssa.UnOp{Op: token.MUL, X: v}
+			}
+			work = append(work, storedInto(v)...)
+		}
+	}
+	return nil
+}
+
+// storedInto returns the values stored into the local address addr (an
+// Alloc, or a field of one), which a load of it may read.
+func storedInto(addr ssa.Value) []ssa.Value {
+	switch addr.(type) {
+	case *ssa.Alloc, *ssa.FieldAddr:
+	default:
+		return nil
+	}
+	refs := addr.Referrers()
+	if refs == nil {
+		return nil
+	}
+	var out []ssa.Value
+	for _, ref := range *refs {
+		if st, ok := ref.(*ssa.Store); ok && st.Addr == addr {
+			out = append(out, st.Val)
+		}
+	}
+	return out
+}
+
+// SameAddr reports whether a and b are the same address: one local, or
+// the same field path from one.
+func SameAddr(a, b ssa.Value) bool {
+	a, b = knowledge.Unwrap(a), knowledge.Unwrap(b)
+	if a == b {
+		return true
+	}
+	fa, ok1 := a.(*ssa.FieldAddr)
+	fb, ok2 := b.(*ssa.FieldAddr)
+	if ok1 && ok2 {
+		return fa.Field == fb.Field && SameAddr(fa.X, fb.X)
+	}
+	return false
+}

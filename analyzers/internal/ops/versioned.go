@@ -1,0 +1,727 @@
+package ops
+
+import (
+	"go/token"
+	"go/types"
+	"strings"
+
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/idemlint/idemlint/analyzers/internal/knowledge"
+	"github.com/idemlint/idemlint/analyzers/internal/sqltext"
+)
+
+// A CountUse is what the caller of an UPDATE does with its affected-row
+// count.
+type CountUse uint8
+
+const (
+	// CountUnknown: the count (or the value carrying it) goes somewhere
+	// not followed: returned, passed to a function, stored.
+	CountUnknown CountUse = iota
+	// CountChecked: the count is read (RowsAffected called or loaded, a
+	// sqlc :execrows result used).
+	CountChecked
+	// CountIgnored: the value carrying the count is discarded.
+	CountIgnored
+	// CountUnobservable: the call cannot report it (a sqlc :exec query).
+	CountUnobservable
+)
+
+// An Update is an UPDATE a function runs, at the call that runs it: SQL
+// text run by database/sql, sqlx or pgx, a call of a sqlc-generated
+// UPDATE method, or a GORM Update, Updates, UpdateColumn(s) or Save.
+type Update struct {
+	Instr ssa.CallInstruction
+	// Lib is "sql", "sqlc" or "gorm".
+	Lib string
+	// Table is the table written; "" when Model names it.
+	Table string
+	// Model is the GORM model written, whose table the schema layer names.
+	Model types.Type
+	// Method is the GORM finisher ("Update", "Save") or the sqlc query's
+	// name.
+	Method string
+	// Compares are the columns the WHERE pins by equality (conjuncts
+	// only); WhereUnknown is set when part of the WHERE (or of a GORM
+	// chain) is not understood.
+	Compares     []string
+	WhereUnknown bool
+	// WhereFields are the Go fields a GORM struct condition pins
+	// (Where(&T{ID: id, Version: v})); the schema layer names their
+	// columns.
+	WhereFields []string
+	// Keyed is set when the WHERE pins some column to a bound value (a
+	// single-row update by key), or a GORM model names the row.
+	Keyed bool
+	// Assigns are the columns set to a value not computed from their own
+	// current value; "*" stands for columns not known (GORM Updates with
+	// a struct or map, Save). Bumps are the self-referential ones
+	// (version = version + 1).
+	Assigns, Bumps []string
+	// Constants are the columns set to constants or to expressions of
+	// no bound value (status = 'archived', updated_at = now()).
+	Constants []string
+	// GORM: Unscoped in the chain; ZeroModel when Model is given a fresh
+	// composite literal (&T{...}) nothing else reads into, ModelFields the
+	// fields its literal sets; LoadedModel when the model was read by a
+	// GORM finder in the same function.
+	Unscoped, ZeroModel, LoadedModel bool
+	ModelFields                      []string
+	// Count is what happens to the affected-row count; SQLCCmd is the
+	// sqlc command (":exec", ":execrows", ...).
+	Count   CountUse
+	SQLCCmd string
+	// EntPkg is the ent entity's package name ("account"), for the fix.
+	EntPkg string
+	// Handle is the root of the handle the statement runs on (see Root),
+	// when known: SQL text and GORM.
+	Handle ssa.Value
+	// Desc names the statement for messages.
+	Desc string
+}
+
+// Pos returns the position of the call.
+func (u *Update) Pos() token.Pos { return u.Instr.Pos() }
+
+// ComparesColumn reports whether the WHERE pins col by equality.
+func (u *Update) ComparesColumn(col string) bool { return containsFoldStr(u.Compares, col) }
+
+// BumpsColumn reports whether the SET computes col from its current value.
+func (u *Update) BumpsColumn(col string) bool { return containsFoldStr(u.Bumps, col) }
+
+// WritesValue reports whether the update sets some column other than
+// skip to a value computed in Go (or an unknown set of columns): an
+// overwrite rather than only atomic changes.
+func (u *Update) WritesValue(skip ...string) bool {
+	for _, a := range u.Assigns {
+		if a == "*" || !containsFoldStr(skip, a) {
+			return true
+		}
+	}
+	return false
+}
+
+func containsFoldStr(list []string, s string) bool {
+	for _, x := range list {
+		if strings.EqualFold(x, s) {
+			return true
+		}
+	}
+	return false
+}
+
+// Updates returns the UPDATEs fn runs itself (not those of helpers), in
+// block and instruction order.
+func (r *Result) Updates(fn *ssa.Function) []*Update {
+	var out []*Update
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			call, ok := instr.(ssa.CallInstruction)
+			if !ok {
+				continue
+			}
+			switch instr.(type) {
+			case *ssa.Go, *ssa.Defer:
+				continue
+			}
+			if u := r.e.updateOf(call); u != nil {
+				u.Instr = call
+				out = append(out, u)
+			}
+		}
+	}
+	return out
+}
+
+func (e *extractor) updateOf(call ssa.CallInstruction) *Update {
+	common := call.Common()
+	site, resolved := knowledge.Resolve(common)
+	if resolved && site.Row != nil {
+		switch site.Row.Kind {
+		case knowledge.Exec, knowledge.Query:
+			stmt, h := e.statementOf(site)
+			u := sqlUpdate(stmt)
+			if u == nil {
+				return nil
+			}
+			u.Handle = h
+			u.Lib = "sql"
+			u.Desc = "the UPDATE of " + u.Table + " (" + calleeName(site) + ")"
+			switch {
+			case site.Row.Kind == knowledge.Query:
+				u.Count = CountUnknown // UPDATE ... RETURNING: no row is the miss
+			case site.Row.Func.Pkg == "gorm.io/gorm" && site.Row.Func.Recv == "DB":
+				u.Count = gormCount(call) // db.Exec(sql): RowsAffected of the *gorm.DB
+			default:
+				u.Count = countUse(call)
+			}
+			return u
+		case knowledge.Update, knowledge.Save:
+			if u := gormUpdate(call, site); u != nil {
+				return u
+			}
+			return bunUpdate(call, site)
+		}
+		return nil
+	}
+	callee := common.StaticCallee()
+	if callee == nil {
+		return nil
+	}
+	if obj, ok := callee.Object().(*types.Func); ok {
+		if row, info := knowledge.EntCall(obj); row != nil {
+			return entUpdate(call, row, info)
+		}
+	}
+	var q *SQLCUpdateFact
+	if sq := knowledge.SQLC(callee); sq != nil && !sq.Dynamic {
+		q = &SQLCUpdateFact{Name: sq.Name, Cmd: sq.Cmd, SQL: sq.SQL, Affected: sq.Affected}
+	} else if len(callee.Blocks) == 0 {
+		fn := callee
+		if fn.Origin() != nil {
+			fn = fn.Origin()
+		}
+		if s := e.summary(fn); s != nil {
+			q = s.SQLCUpdate
+		}
+	}
+	if q != nil {
+		u := sqlUpdate(sqltext.Parse(q.SQL))
+		if u == nil {
+			return nil
+		}
+		u.Lib, u.Method, u.SQLCCmd = "sqlc", q.Name, q.Cmd
+		u.Desc = "the UPDATE of " + u.Table + " (sqlc " + q.Name + ")"
+		switch {
+		case q.Cmd == ":exec":
+			u.Count = CountUnobservable
+		case q.Affected:
+			u.Count = countUse(call)
+		default:
+			u.Count = CountUnknown // :one / :many with RETURNING: no row is the miss
+		}
+		return u
+	}
+	return nil
+}
+
+// sqlUpdate summarises an UPDATE statement; nil for anything else, or
+// one whose target or WHERE is not known.
+func sqlUpdate(stmt *sqltext.Statement) *Update {
+	if stmt == nil || stmt.Kind != sqltext.KindUpdate || stmt.Table.Name == "" || len(stmt.From) > 0 {
+		return nil
+	}
+	u := &Update{Table: stmt.Table.Name}
+	if stmt.Where == nil {
+		return nil
+	}
+	u.WhereUnknown = stmt.Where.Unknown
+	for _, c := range stmt.Where.Comparisons {
+		if !c.Conjunct || !c.Equality() || !stmt.TargetColumn(c.Column) {
+			continue
+		}
+		u.Compares = append(u.Compares, c.Column.Name)
+		if c.Operand.Kind == sqltext.OperandPlaceholder {
+			u.Keyed = true
+		}
+	}
+	for _, a := range stmt.Set {
+		switch {
+		case a.SelfReferential:
+			u.Bumps = append(u.Bumps, a.Column)
+		case a.Value.Kind == sqltext.ExprPlaceholder || a.Value.Kind == sqltext.ExprUnknown || len(a.Value.Placeholders) > 0:
+			u.Assigns = append(u.Assigns, a.Column)
+		default:
+			u.Constants = append(u.Constants, a.Column)
+		}
+	}
+	return u
+}
+
+// countUse follows result 0 of a call returning (count-carrier, error):
+// a sql.Result, a pgconn.CommandTag, a sqlc :execrows int64, GORM
+// generics' rows-affected int.
+func countUse(call ssa.CallInstruction) CountUse {
+	v := call.Value()
+	if v == nil {
+		return CountUnknown
+	}
+	if _, ok := v.Type().(*types.Tuple); !ok {
+		return CountUnknown
+	}
+	use := CountIgnored
+	for _, ref := range *v.Referrers() {
+		ex, ok := ref.(*ssa.Extract)
+		if !ok || ex.Index != 0 {
+			continue
+		}
+		if u := valueUse(ex, 0); u != CountIgnored {
+			use = u
+		}
+	}
+	return use
+}
+
+// valueUse says whether v (a count or a value carrying it) is read.
+func valueUse(v ssa.Value, depth int) CountUse {
+	refs := v.Referrers()
+	if refs == nil {
+		return CountIgnored
+	}
+	use := CountIgnored
+	for _, ref := range *refs {
+		switch x := ref.(type) {
+		case *ssa.DebugRef:
+			continue
+		case ssa.CallInstruction:
+			if site, ok := knowledge.Resolve(x.Common()); ok && site.Row != nil && site.Row.Kind == knowledge.RowsAffected {
+				return CountChecked
+			}
+			use = CountUnknown
+		case *ssa.BinOp, *ssa.If:
+			return CountChecked
+		case *ssa.ChangeType, *ssa.Convert, *ssa.MakeInterface:
+			if depth < 4 {
+				if u := valueUse(x.(ssa.Value), depth+1); u != CountIgnored {
+					use = u
+				}
+			}
+		default:
+			use = CountUnknown
+		}
+		if use == CountChecked {
+			return use
+		}
+	}
+	return use
+}
+
+// gormUpdate summarises a classic GORM Update, Updates, UpdateColumn(s)
+// or Save and its chain.
+func gormUpdate(call ssa.CallInstruction, site knowledge.Site) *Update {
+	row := site.Row
+	if row.Func.Pkg != "gorm.io/gorm" || row.Func.Recv != "DB" {
+		return nil
+	}
+	name := row.Func.Name
+	u := &Update{Lib: "gorm", Method: name, Desc: "the GORM " + name}
+	switch name {
+	case "Update", "UpdateColumn":
+		col, ok := knowledge.ConstString(site.RoleArg(knowledge.Column))
+		if !ok {
+			return nil
+		}
+		if isGormExpr(site.RoleArg(knowledge.Value)) {
+			u.Bumps = append(u.Bumps, col)
+		} else {
+			u.Assigns = append(u.Assigns, col)
+		}
+	case "Updates", "UpdateColumns":
+		u.Assigns = append(u.Assigns, "*")
+	case "Save":
+		model := site.RoleArg(knowledge.Model)
+		u.Model = modelType(model)
+		if u.Model == nil {
+			return nil
+		}
+		if _, isSlice := knowledge.Unwrap(model).Type().Underlying().(*types.Slice); isSlice {
+			return nil
+		}
+		u.LoadedModel = loadedModel(model)
+		u.Keyed = u.LoadedModel
+		u.Assigns = append(u.Assigns, "*")
+	default:
+		return nil
+	}
+	if !gormUpdateChain(u, site.Receiver()) || u.Model == nil {
+		return nil
+	}
+	if !u.Keyed {
+		return nil // GORM refuses an update without conditions
+	}
+	u.Count = gormCount(call)
+	if recv := site.Receiver(); recv != nil {
+		u.Handle = Root(recv)
+	}
+	return u
+}
+
+// gormUpdateChain walks the chain of an update: Model names the model
+// (zero or loaded), Where adds compared columns, Unscoped is noted.
+func gormUpdateChain(u *Update, v ssa.Value) bool {
+	for i := 0; i < maxTrace && v != nil; i++ {
+		call, ok := knowledge.Unwrap(v).(*ssa.Call)
+		if !ok {
+			return true
+		}
+		step, ok := knowledge.Resolve(call.Common())
+		if !ok || step.Row == nil || step.Row.Result != knowledge.ChainResult {
+			return true
+		}
+		switch step.Row.Func.Name {
+		case "Where":
+			cond := step.RoleArg(knowledge.Cond)
+			text, ok := knowledge.ConstString(cond)
+			if !ok {
+				// A struct or map condition: its keys pin the row.
+				keys := structKeys(cond)
+				if keys == nil {
+					u.WhereUnknown = true
+				}
+				for _, k := range keys {
+					u.WhereFields = append(u.WhereFields, k.Field)
+					u.Keyed = true
+				}
+				break
+			}
+			c := sqltext.ParseCondition(text)
+			if c == nil {
+				u.WhereUnknown = true
+				break
+			}
+			if c.Unknown {
+				u.WhereUnknown = true
+			}
+			for _, cmp := range c.Comparisons {
+				if !cmp.Conjunct || !cmp.Equality() {
+					continue
+				}
+				u.Compares = append(u.Compares, cmp.Column.Name)
+				u.Keyed = true
+			}
+		case "Model":
+			if u.Model == nil {
+				m := step.RoleArg(knowledge.Model)
+				u.Model = modelType(m)
+				if u.Model == nil {
+					return false
+				}
+				u.ZeroModel = zeroModel(m)
+				u.LoadedModel = loadedModel(m)
+				if u.ZeroModel {
+					for _, k := range structKeys(m) {
+						u.ModelFields = append(u.ModelFields, k.Field)
+					}
+					// GORM adds the primary key when the literal sets one.
+					u.Keyed = u.Keyed || len(u.ModelFields) > 0
+				} else {
+					u.Keyed = true // GORM adds the primary key of the model
+				}
+			}
+		case "Unscoped":
+			u.Unscoped = true
+		case "WithContext", "Session", "Debug", "Select", "Omit":
+		default:
+			return false
+		}
+		v = step.Receiver()
+	}
+	return true
+}
+
+// zeroModel reports whether m is &T{...} built in this function whose
+// fields are only set by the literal, and not read into by anything else:
+// a model with no loaded values.
+func zeroModel(m ssa.Value) bool {
+	alloc, ok := knowledge.Unwrap(m).(*ssa.Alloc)
+	if !ok {
+		return false
+	}
+	for _, ref := range *alloc.Referrers() {
+		switch x := ref.(type) {
+		case *ssa.FieldAddr:
+			for _, use := range *x.Referrers() {
+				if st, ok := use.(*ssa.Store); !ok || st.Addr != x {
+					return false
+				}
+			}
+		case *ssa.MakeInterface, *ssa.DebugRef:
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// loadedModel reports whether m points to a variable a GORM finder
+// (First, Take, Last, Find) reads into in the same function.
+func loadedModel(m ssa.Value) bool {
+	alloc, ok := knowledge.Unwrap(m).(*ssa.Alloc)
+	if !ok {
+		return false
+	}
+	for _, ref := range *alloc.Referrers() {
+		mi, ok := ref.(*ssa.MakeInterface)
+		if !ok {
+			continue
+		}
+		for _, use := range *mi.Referrers() {
+			call, ok := use.(ssa.CallInstruction)
+			if !ok {
+				continue
+			}
+			site, ok := knowledge.Resolve(call.Common())
+			if ok && site.Row != nil && site.Row.Kind == knowledge.Find {
+				if d := site.RoleArg(knowledge.Dest); d != nil && knowledge.Unwrap(d) == ssa.Value(alloc) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// isGormExpr reports whether v is a gorm.Expr value.
+func isGormExpr(v ssa.Value) bool {
+	if v == nil {
+		return false
+	}
+	call, ok := knowledge.Unwrap(v).(*ssa.Call)
+	if !ok {
+		return false
+	}
+	site, ok := knowledge.Resolve(call.Common())
+	return ok && site.Row != nil && site.Row.Kind == knowledge.Expr
+}
+
+// gormCount follows the *gorm.DB a finisher returns: RowsAffected read is
+// checked; only Error read is ignored.
+func gormCount(call ssa.CallInstruction) CountUse {
+	v := call.Value()
+	if v == nil {
+		return CountUnknown
+	}
+	use := CountIgnored
+	for _, ref := range *v.Referrers() {
+		switch x := ref.(type) {
+		case *ssa.FieldAddr:
+			f := rowFieldOf(x)
+			if f == nil {
+				use = CountUnknown
+				continue
+			}
+			switch f.Name() {
+			case "RowsAffected":
+				return CountChecked
+			case "Error":
+			default:
+				use = CountUnknown
+			}
+		case *ssa.DebugRef:
+		default:
+			use = CountUnknown
+		}
+	}
+	return use
+}
+
+// An SQLCUpdateFact is the UPDATE query of a sqlc-generated method, for
+// its callers in other packages.
+type SQLCUpdateFact struct {
+	Name, Cmd, SQL string
+	Affected       bool
+}
+
+// sqlcUpdateSummary adds to the summary of a sqlc-generated UPDATE method
+// its query.
+func sqlcUpdateSummary(fn *ssa.Function, s *Summary) *Summary {
+	q := knowledge.SQLC(fn)
+	if q == nil || q.Dynamic || sqlUpdate(sqltext.Parse(q.SQL)) == nil {
+		return s
+	}
+	if s == nil {
+		s = &Summary{}
+	}
+	s.SQLCUpdate = &SQLCUpdateFact{Name: q.Name, Cmd: q.Cmd, SQL: q.SQL, Affected: q.Affected}
+	return s
+}
+
+// entUpdate summarises the finisher of an ent update builder: Save or
+// Exec of UpdateOneID(id), UpdateOne(m) or Update() with its Where, SetX,
+// ClearX and AddX steps. A miss of UpdateOne(ID) is a NotFoundError,
+// which callers see as an error: its count is not followed.
+func entUpdate(call ssa.CallInstruction, row *knowledge.Call, info *knowledge.EntInfo) *Update {
+	if info == nil || info.Entity == nil || info.Entity.Table == "" || info.Op != knowledge.Update {
+		return nil
+	}
+	switch row.Func.Name {
+	case "Save", "SaveX", "Exec", "ExecX":
+	default:
+		return nil
+	}
+	if info.Builder != knowledge.EntUpdate && info.Builder != knowledge.EntUpdateOne {
+		return nil
+	}
+	u := &Update{Lib: "ent", Table: info.Entity.Table, Method: row.Func.Name, Count: CountUnknown}
+	if info.Entity.Pkg != nil {
+		u.EntPkg = info.Entity.Pkg.Name()
+	}
+	u.Desc = "the ent update of " + u.Table
+	args := call.Common().Args
+	if len(args) == 0 {
+		return nil
+	}
+	v := args[0]
+	for i := 0; i < maxTrace; i++ {
+		c, ok := knowledge.Unwrap(v).(*ssa.Call)
+		if !ok {
+			return nil
+		}
+		callee := c.Common().StaticCallee()
+		if callee == nil {
+			return nil
+		}
+		obj, _ := callee.Object().(*types.Func)
+		srow, sinfo := knowledge.EntCall(obj)
+		if srow == nil || sinfo == nil || len(c.Common().Args) == 0 {
+			return nil
+		}
+		cargs := c.Common().Args
+		if sinfo.Builder == knowledge.EntEntityClient {
+			switch callee.Name() {
+			case "UpdateOneID", "UpdateOne":
+				u.Keyed = true
+			}
+			break
+		}
+		switch srow.Kind {
+		case knowledge.Chain:
+			if srow.Func.Name != "Where" {
+				return nil
+			}
+			for _, pred := range entPredicates(c) {
+				u.Compares = append(u.Compares, pred.Column)
+				u.Keyed = true
+			}
+		case knowledge.SetStep:
+			switch {
+			case sinfo.Column == "":
+				return nil
+			case sinfo.Clear:
+				u.Constants = append(u.Constants, sinfo.Column)
+			default:
+				u.Assigns = append(u.Assigns, sinfo.Column)
+			}
+		case knowledge.AddStep:
+			if sinfo.Column == "" {
+				return nil
+			}
+			u.Bumps = append(u.Bumps, sinfo.Column)
+		default:
+			return nil
+		}
+		v = cargs[0]
+	}
+	if info.Builder == knowledge.EntUpdate && info.Affected {
+		u.Count = countUse(call)
+	}
+	return u
+}
+
+// bunUpdate summarises bun's UpdateQuery Exec: Model names the table (its
+// bun:"table:..." tag), Set fragments the columns written, Where
+// fragments and WherePK the row. A model without a table tag, or a step
+// not understood, gives nil.
+func bunUpdate(call ssa.CallInstruction, site knowledge.Site) *Update {
+	row := site.Row
+	if row.Func.Pkg != "github.com/uptrace/bun" || row.Func.Recv != "UpdateQuery" || row.Func.Name != "Exec" {
+		return nil
+	}
+	if d := site.RoleArg(knowledge.Dest); d != nil {
+		if vals, ok := site.Variadic(1); !ok || len(vals) > 0 {
+			return nil // scanning RETURNING columns
+		}
+	}
+	u := &Update{Lib: "bun", Method: "Exec"}
+	var model ssa.Value
+	sets := false
+	v := site.Receiver()
+	for i := 0; i < maxTrace && v != nil; i++ {
+		c, ok := knowledge.Unwrap(v).(*ssa.Call)
+		if !ok {
+			return nil
+		}
+		step, ok := knowledge.Resolve(c.Common())
+		if !ok || step.Row == nil {
+			return nil
+		}
+		name := step.Row.Func.Name
+		if name == "NewUpdate" {
+			break
+		}
+		switch name {
+		case "Model":
+			model = step.Arg(0)
+		case "Where":
+			text, ok := knowledge.ConstString(step.RoleArg(knowledge.Cond))
+			if !ok {
+				return nil
+			}
+			cond := sqltext.ParseCondition(text)
+			if cond == nil || cond.Unknown {
+				u.WhereUnknown = true
+				break
+			}
+			for _, cmp := range cond.Comparisons {
+				if cmp.Conjunct && cmp.Equality() {
+					u.Compares = append(u.Compares, cmp.Column.Name)
+					if cmp.Operand.Kind == sqltext.OperandPlaceholder {
+						u.Keyed = true
+					}
+				}
+			}
+		case "WherePK":
+			u.Keyed = true
+			if cols, ok := step.Variadic(0); ok {
+				for _, col := range cols {
+					if name, ok := knowledge.ConstString(col); ok {
+						u.Compares = append(u.Compares, name)
+					}
+				}
+			}
+		case "Set":
+			text, ok := knowledge.ConstString(step.RoleArg(knowledge.SQL))
+			if !ok {
+				return nil
+			}
+			list := sqltext.ParseSetList(text)
+			if list == nil || list.Unknown {
+				return nil
+			}
+			sets = true
+			for _, a := range list.Assignments {
+				switch {
+				case a.Value.ReadsColumn(a.Column):
+					u.Bumps = append(u.Bumps, a.Column)
+				case a.Value.Kind == sqltext.ExprPlaceholder || len(a.Value.Placeholders) > 0:
+					u.Assigns = append(u.Assigns, a.Column)
+				default:
+					u.Constants = append(u.Constants, a.Column)
+				}
+			}
+		case "Column", "OmitZero":
+			u.Assigns = append(u.Assigns, "*")
+		default:
+			return nil
+		}
+		v = step.Receiver()
+	}
+	t := modelType(model)
+	if t == nil {
+		return nil
+	}
+	st, ok := t.Underlying().(*types.Struct)
+	if !ok {
+		return nil
+	}
+	if u.Table = bunTable(st); u.Table == "" {
+		return nil
+	}
+	if !sets {
+		u.Assigns = append(u.Assigns, "*") // every column of the model
+	}
+	u.Desc = "the bun update of " + u.Table
+	u.Count = countUse(call)
+	return u
+}

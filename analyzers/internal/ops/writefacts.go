@@ -1,0 +1,272 @@
+package ops
+
+import (
+	"fmt"
+	"go/types"
+
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/idemlint/idemlint/analyzers/internal/knowledge"
+)
+
+// A ModelReadFact says that a function returns, in result Result, a
+// pointer to a model it read from the database (GORM First, Take, Find;
+// bun Scan): a repository's Get.
+type ModelReadFact struct {
+	Result int
+	Lib    string
+	Desc   string
+	// Handle is the parameter holding the handle read on, or -1.
+	Handle int
+}
+
+// A ModelWriteFact says that a function writes every column of the
+// model its parameter Param points to (GORM Save or Updates(m), bun
+// NewUpdate().Model(m) without Set or Column steps): a repository's
+// Save.
+type ModelWriteFact struct {
+	Param  int
+	Lib    string
+	Desc   string
+	Handle int
+}
+
+func (s *Summary) writeParts() []string {
+	var parts []string
+	for _, r := range s.ModelReads {
+		parts = append(parts, fmt.Sprintf("model-read(r%d %s)", r.Result, r.Lib))
+	}
+	for _, w := range s.ModelWrites {
+		parts = append(parts, fmt.Sprintf("model-write(p%d %s)", w.Param, w.Lib))
+	}
+	return parts
+}
+
+// writeSummary adds to fn's summary the models it returns after reading
+// them and the model parameters it writes whole.
+func (e *extractor) writeSummary(fn *ssa.Function, s *Summary) *Summary {
+	if fn.Parent() != nil {
+		return s
+	}
+	var reads []ModelReadFact
+	for _, rd := range columnReads(e, fn) {
+		if rd.ModelAddr == nil || rd.Via != "" {
+			continue
+		}
+		if _, ok := rd.ModelAddr.Type().Underlying().(*types.Pointer); !ok {
+			continue
+		}
+		res := returnedIn(fn, rd.ModelAddr)
+		if res < 0 {
+			continue
+		}
+		h := -1
+		if p, ok := rd.Handle.(*ssa.Parameter); ok {
+			h = paramIndex(fn, p)
+		}
+		reads = append(reads, ModelReadFact{Result: res, Lib: rd.Lib, Desc: rd.Desc, Handle: h})
+	}
+	var writes []ModelWriteFact
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			call, ok := instr.(*ssa.Call)
+			if !ok {
+				continue
+			}
+			site, ok := knowledge.Resolve(call.Common())
+			if !ok || site.Row == nil || (site.Row.Kind != knowledge.Save && site.Row.Kind != knowledge.Update) {
+				continue
+			}
+			addr, lib, ok := wholeModelWrite(site)
+			if !ok {
+				continue
+			}
+			p, ok := addr.(*ssa.Parameter)
+			if !ok {
+				continue
+			}
+			h := -1
+			if recv := site.Receiver(); recv != nil {
+				if hp, ok := Root(recv).(*ssa.Parameter); ok {
+					h = paramIndex(fn, hp)
+				}
+			}
+			if i := paramIndex(fn, p); i >= 0 {
+				writes = append(writes, ModelWriteFact{Param: i, Lib: lib, Desc: calleeName(site), Handle: h})
+			}
+		}
+	}
+	if len(reads) == 0 && len(writes) == 0 {
+		return s
+	}
+	if s == nil {
+		s = &Summary{}
+	}
+	s.ModelReads, s.ModelWrites = reads, writes
+	return s
+}
+
+// returnedIn returns the index of the result every return of fn gives v
+// in on its success path (some return gives v there), or -1.
+func returnedIn(fn *ssa.Function, v ssa.Value) int {
+	for _, b := range fn.Blocks {
+		if len(b.Instrs) == 0 {
+			continue
+		}
+		ret, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return)
+		if !ok {
+			continue
+		}
+		for i, r := range ret.Results {
+			if knowledge.Unwrap(r) == v {
+				return i
+			}
+		}
+	}
+	return -1
+}
+
+// wholeModelWrite returns the model a GORM Save or Updates(&m), or a bun
+// NewUpdate().Model(m) with no Set, Value or Column step, writes whole.
+func wholeModelWrite(site knowledge.Site) (ssa.Value, string, bool) {
+	row := site.Row
+	switch {
+	case row.Func.Pkg == "gorm.io/gorm" && row.Func.Recv == "DB" && row.Func.Name == "Save":
+		return knowledge.Unwrap(site.RoleArg(knowledge.Model)), "gorm", true
+	case row.Func.Pkg == "gorm.io/gorm" && row.Func.Recv == "DB" && row.Func.Name == "Updates" && isModelPtr(site.RoleArg(knowledge.Values)):
+		return knowledge.Unwrap(site.RoleArg(knowledge.Values)), "gorm", true
+	case row.Func.Pkg == bunPkg && row.Func.Recv == "UpdateQuery":
+		var model ssa.Value
+		v := site.Receiver()
+		for i := 0; i < maxTrace && v != nil; i++ {
+			c, ok := knowledge.Unwrap(v).(*ssa.Call)
+			if !ok {
+				return nil, "", false
+			}
+			step, ok := knowledge.Resolve(c.Common())
+			if !ok || step.Row == nil {
+				return nil, "", false
+			}
+			switch step.Row.Func.Name {
+			case "NewUpdate":
+				return model, "bun", model != nil
+			case "Model":
+				model = knowledge.Unwrap(step.Arg(0))
+			case "WherePK", "Returning", "OmitZero":
+			default:
+				return nil, "", false
+			}
+			v = step.Receiver()
+		}
+	}
+	return nil, "", false
+}
+
+// helperReads makes the reads of a call of a function whose summary says
+// it returns a model it read.
+func (e *extractor) helperReads(call *ssa.Call) []*ColumnRead {
+	callee := call.Common().StaticCallee()
+	if callee == nil {
+		return nil
+	}
+	if callee.Origin() != nil {
+		callee = callee.Origin()
+	}
+	s := e.summary(callee)
+	if s == nil || len(s.ModelReads) == 0 {
+		return nil
+	}
+	name := ""
+	if obj, ok := callee.Object().(*types.Func); ok {
+		name = funcName(obj)
+	}
+	args := call.Common().Args
+	var out []*ColumnRead
+	for _, r := range s.ModelReads {
+		v := resultValue(call, r.Result)
+		model := modelType(v)
+		if v == nil || model == nil {
+			continue
+		}
+		rd := &ColumnRead{Instr: call, Model: model, ModelAddr: v, Lib: r.Lib, Desc: r.Desc, Via: name}
+		if r.Handle >= 0 && r.Handle < len(args) {
+			rd.Handle = Root(args[r.Handle])
+		}
+		if r.Lib == "bun" {
+			rd.Table, rd.ColumnOf = bunModelColumn(model)
+		}
+		out = append(out, rd)
+	}
+	return out
+}
+
+// helperWrites makes the writes of a call of a function whose summary
+// says it writes its model parameter whole: one per field of the model
+// stored in fn.
+func (e *extractor) helperWrites(fn *ssa.Function, call *ssa.Call) []*ColumnWrite {
+	callee := call.Common().StaticCallee()
+	if callee == nil {
+		return nil
+	}
+	if callee.Origin() != nil {
+		callee = callee.Origin()
+	}
+	s := e.summary(callee)
+	if s == nil || len(s.ModelWrites) == 0 {
+		return nil
+	}
+	name := ""
+	if obj, ok := callee.Object().(*types.Func); ok {
+		name = funcName(obj)
+	}
+	args := call.Common().Args
+	var out []*ColumnWrite
+	for _, w := range s.ModelWrites {
+		if w.Param >= len(args) {
+			continue
+		}
+		addr := knowledge.Unwrap(args[w.Param])
+		model := modelType(addr)
+		if model == nil {
+			continue
+		}
+		var h ssa.Value
+		if w.Handle >= 0 && w.Handle < len(args) {
+			h = Root(args[w.Handle])
+		}
+		var columnOf func(string) (string, bool)
+		table := ""
+		if w.Lib == "bun" {
+			table, columnOf = bunModelColumn(model)
+		}
+		for _, st := range fieldStores(fn, addr) {
+			f := rowFieldOf(st.Addr.(*ssa.FieldAddr))
+			if f == nil {
+				continue
+			}
+			cw := &ColumnWrite{Instr: call, Table: table, Model: model, ModelAddr: addr, Field: f.Name(), Value: st.Val, Store: st,
+				Handle: h, Lib: w.Lib, Desc: w.Desc, Via: name}
+			if columnOf != nil {
+				cw.Column, _ = columnOf(f.Name())
+			}
+			out = append(out, cw)
+		}
+	}
+	return out
+}
+
+// resultValue returns the value of result i of call.
+func resultValue(call *ssa.Call, i int) ssa.Value {
+	if call.Common().Signature().Results().Len() == 1 {
+		if i == 0 {
+			return call
+		}
+		return nil
+	}
+	for _, ref := range *call.Referrers() {
+		if x, ok := ref.(*ssa.Extract); ok && x.Index == i {
+			return x
+		}
+	}
+	return nil
+}

@@ -1,0 +1,530 @@
+package ops
+
+import (
+	"fmt"
+	"go/constant"
+	"go/types"
+	"strings"
+
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/idemlint/idemlint/analyzers/internal/knowledge"
+	"github.com/idemlint/idemlint/analyzers/internal/sqltext"
+)
+
+// A ColumnRead is a read of one row's columns into Go values: a SELECT run
+// by database/sql, sqlx, pgx or GORM Exec whose single row is scanned into
+// destinations, or a GORM First, Take or Find into a model.
+type ColumnRead struct {
+	Instr ssa.CallInstruction
+	// Table is the table read ("" when Model names it).
+	Table string
+	// Model is the GORM model read into; ModelAddr the pointer passed as
+	// the destination (its fields hold the columns).
+	Model     types.Type
+	ModelAddr ssa.Value
+	// Cols are, for SQL, the scan destinations and the columns they
+	// receive.
+	Cols []ReadCol
+	// Keys are the columns the WHERE pins to bound values.
+	Keys   []KeyValue
+	Handle ssa.Value
+	Lib    string
+	Desc   string
+	// Via is the helper whose summary gave the read ("" for the library
+	// call itself).
+	Via string
+	// ColumnOf names the column of a field of Model when the library,
+	// not GORM's schema, maps them (bun's tags); nil otherwise.
+	ColumnOf func(field string) (string, bool)
+}
+
+// A ReadCol is a column scanned into the address Addr.
+type ReadCol struct {
+	Column string
+	Addr   ssa.Value
+}
+
+// A ColumnWrite is a write of one column of one row with a value known in
+// Go: SQL UPDATE ... SET c = $n, GORM Update("c", v), Updates(map), or one
+// field of a model stored before GORM Save or Updates(&m).
+type ColumnWrite struct {
+	Instr ssa.CallInstruction
+	Table string
+	// Model and ModelAddr are the GORM model written; Column or Field
+	// names what is written (Field for a model's field).
+	Model         types.Type
+	ModelAddr     ssa.Value
+	Column, Field string
+	// Value is the value written.
+	Value ssa.Value
+	// Store is, for a model's field, the store that changed it.
+	Store  *ssa.Store
+	Keys   []KeyValue
+	Handle ssa.Value
+	Lib    string
+	Desc   string
+	// Guarded is set when the UPDATE's WHERE pins a column it also sets
+	// (a compare-and-set on the old value, a version it bumps), compares
+	// something other than columns equal to bound values, or is not
+	// understood; for GORM and bun, when a loaded model's update has a
+	// Where step. A version column among Keys is the caller's to check.
+	Guarded bool
+	// Delta is, for GORM Update("c", m.F+d) and Update("c", m.F-d), the
+	// delta and its sign (Op "+" or "-"); nil otherwise.
+	Delta   ssa.Value
+	DeltaOp string
+	// Via is the helper whose summary gave the write ("" for the library
+	// call itself).
+	Via string
+}
+
+// Evidence names the read for messages, with the helper it is in.
+func (rd *ColumnRead) Evidence() string {
+	if rd.Via == "" {
+		return rd.Desc
+	}
+	return rd.Desc + " in " + rd.Via
+}
+
+// Evidence names the write for messages, with the helper it is in.
+func (w *ColumnWrite) Evidence() string {
+	if w.Via == "" {
+		return w.Desc
+	}
+	return w.Desc + " in " + w.Via
+}
+
+// ColumnReads returns the single-row reads of fn that scan columns into
+// Go values.
+func (r *Result) ColumnReads(fn *ssa.Function) []*ColumnRead { return columnReads(r.e, fn) }
+
+func columnReads(e *extractor, fn *ssa.Function) []*ColumnRead {
+	var out []*ColumnRead
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			call, ok := instr.(*ssa.Call)
+			if !ok {
+				continue
+			}
+			site, ok := knowledge.Resolve(call.Common())
+			if !ok || site.Row == nil {
+				if !ok || !knowledge.Covered(site.Func.Pkg) {
+					out = append(out, e.helperReads(call)...)
+				}
+				continue
+			}
+			switch site.Row.Kind {
+			case knowledge.Query:
+				if rd := e.sqlRead(call, site); rd != nil {
+					out = append(out, rd)
+				}
+			case knowledge.Find:
+				if rd := gormRead(call, site); rd != nil {
+					out = append(out, rd)
+				} else if rd := bunRead(call, site); rd != nil {
+					out = append(out, rd)
+				} else if rd := e.gormRawRead(call, site); rd != nil {
+					out = append(out, rd)
+				}
+			}
+		}
+	}
+	return out
+}
+
+// sqlRead makes a read of a SELECT whose one row is scanned by a Scan
+// call on the query's result.
+func (e *extractor) sqlRead(call *ssa.Call, site knowledge.Site) *ColumnRead {
+	stmt, h := e.statementOf(site)
+	if stmt == nil || stmt.Kind != sqltext.KindSelect || !stmt.Understood() || stmt.Table.Name == "" || len(stmt.From) > 0 {
+		return nil
+	}
+	var binds []ssa.Value
+	if i, ok := site.Row.Param(knowledge.Binds); ok {
+		vals, ok := site.Variadic(i)
+		if !ok {
+			return nil
+		}
+		binds = vals
+	}
+	bind := func(p sqltext.Placeholder) ssa.Value {
+		if p.Named() || p.Position < 1 || p.Position > len(binds) {
+			return nil
+		}
+		return binds[p.Position-1]
+	}
+	lk := stmtRow(stmt, bind)
+	if lk == nil || lk.Kind != Lookup {
+		return nil
+	}
+	rd := &ColumnRead{Instr: call, Table: stmt.Table.Name, Keys: lk.Keys, Handle: h, Lib: "sql",
+		Desc: "the SELECT of " + stmt.Table.Name + " (" + calleeName(site) + ")"}
+	for _, ref := range *call.Referrers() {
+		scan := scanCallOn(ref, call)
+		if scan == nil {
+			continue
+		}
+		ssite, _ := knowledge.Resolve(scan.Common())
+		i, ok := ssite.Row.Param(knowledge.Dest)
+		if !ok {
+			continue
+		}
+		dests, ok := ssite.Variadic(i)
+		if !ok || len(dests) != len(stmt.SelectList) {
+			continue
+		}
+		for j, d := range dests {
+			rc := stmt.SelectList[j]
+			if d == nil || rc.Expr.Kind != sqltext.ExprColumn || len(rc.Expr.Columns) != 1 || rc.Name == "*" {
+				continue
+			}
+			if q := rc.Expr.Columns[0].Table; q != "" && !strings.EqualFold(q, stmt.Table.Name) && !strings.EqualFold(q, stmt.Table.Alias) {
+				continue
+			}
+			rd.Cols = append(rd.Cols, ReadCol{Column: rc.Expr.Columns[0].Name, Addr: d})
+		}
+	}
+	if len(rd.Cols) == 0 {
+		return nil
+	}
+	return rd
+}
+
+// scanCallOn returns ref when it is a Scan call whose receiver is the
+// query call q.
+func scanCallOn(ref ssa.Instruction, q *ssa.Call) *ssa.Call {
+	c, ok := ref.(*ssa.Call)
+	if !ok {
+		return nil
+	}
+	site, ok := knowledge.Resolve(c.Common())
+	if !ok || site.Row == nil || site.Row.Kind != knowledge.Scan {
+		return nil
+	}
+	if recv := site.Receiver(); recv == nil || knowledge.Unwrap(recv) != q {
+		return nil
+	}
+	return c
+}
+
+// gormRead makes a read of GORM First, Take, Last or Find into a model
+// pointer.
+func gormRead(call *ssa.Call, site knowledge.Site) *ColumnRead {
+	if !strings.HasPrefix(site.Func.Pkg, "gorm.io/gorm") || site.Func.Recv != "DB" {
+		return nil
+	}
+	dest := site.RoleArg(knowledge.Dest)
+	if dest == nil {
+		return nil
+	}
+	addr := knowledge.Unwrap(dest)
+	model := modelType(addr)
+	if model == nil {
+		return nil
+	}
+	op := &RowOp{Model: model}
+	if !gormChain(op, site.Receiver()) {
+		return nil
+	}
+	rd := &ColumnRead{Instr: call, Model: model, ModelAddr: addr, Keys: op.Keys, Lib: "gorm", Desc: calleeName(site)}
+	if recv := site.Receiver(); recv != nil {
+		rd.Handle = Root(recv)
+	}
+	return rd
+}
+
+// ColumnWrites returns the writes of fn that store a Go value into a
+// column.
+func (r *Result) ColumnWrites(fn *ssa.Function) []*ColumnWrite {
+	var out []*ColumnWrite
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			call, ok := instr.(*ssa.Call)
+			if !ok {
+				continue
+			}
+			site, ok := knowledge.Resolve(call.Common())
+			if !ok || site.Row == nil {
+				if !ok || !knowledge.Covered(site.Func.Pkg) {
+					out = append(out, r.e.helperWrites(fn, call)...)
+				}
+				continue
+			}
+			switch site.Row.Kind {
+			case knowledge.Exec:
+				out = append(out, r.e.sqlWrites(call, site)...)
+			case knowledge.Save, knowledge.Update:
+				out = append(out, gormWrites(fn, call, site)...)
+				out = append(out, bunWrites(fn, call, site)...)
+			}
+		}
+	}
+	return out
+}
+
+// sqlWrites makes a write of each SET c = $n of an UPDATE.
+func (e *extractor) sqlWrites(call *ssa.Call, site knowledge.Site) []*ColumnWrite {
+	stmt, h := e.statementOf(site)
+	if stmt == nil || stmt.Kind != sqltext.KindUpdate || stmt.Table.Name == "" || len(stmt.From) > 0 || stmt.Where == nil {
+		return nil
+	}
+	var binds []ssa.Value
+	if i, ok := site.Row.Param(knowledge.Binds); ok {
+		vals, ok := site.Variadic(i)
+		if !ok {
+			return nil
+		}
+		binds = vals
+	}
+	bind := func(p sqltext.Placeholder) ssa.Value {
+		if p.Named() || p.Position < 1 || p.Position > len(binds) {
+			return nil
+		}
+		return binds[p.Position-1]
+	}
+	var keys []KeyValue
+	guarded := stmt.Where.Unknown || len(stmt.Unknown) > 0
+	for _, c := range stmt.Where.Comparisons {
+		if c.Conjunct && c.Equality() && c.Operand.Kind == sqltext.OperandPlaceholder && len(c.Operand.Placeholders) == 1 && stmt.TargetColumn(c.Column) {
+			if v := bind(c.Operand.Placeholders[0]); v != nil {
+				keys = append(keys, KeyValue{Column: c.Column.Name, Value: v})
+				continue
+			}
+		}
+		guarded = true
+	}
+	if len(keys) == 0 {
+		return nil
+	}
+	// A pinned column that is also set (WHERE id = $1 AND balance = $2,
+	// SET version = version + 1 ... AND version = $3) makes the write a
+	// compare-and-set.
+	for _, a := range stmt.Set {
+		for _, k := range keys {
+			if strings.EqualFold(k.Column, a.Column) {
+				guarded = true
+			}
+		}
+	}
+	var out []*ColumnWrite
+	for _, a := range stmt.Set {
+		if a.SelfReferential {
+			continue
+		}
+		p, ok := a.Value.Placeholder()
+		if !ok {
+			continue
+		}
+		v := bind(p)
+		if v == nil {
+			continue
+		}
+		out = append(out, &ColumnWrite{Instr: call, Table: stmt.Table.Name, Column: a.Column, Value: v, Keys: keys, Handle: h,
+			Lib: "sql", Guarded: guarded, Desc: "the UPDATE of " + stmt.Table.Name + " (" + calleeName(site) + ")"})
+	}
+	return out
+}
+
+// gormWrites makes the writes of GORM Save(&m) and Updates(&m) (each
+// field of m stored since it was loaded), Update("c", v) and
+// UpdateColumn("c", v) on Model(&m), and Updates(map[string]any{...}).
+func gormWrites(fn *ssa.Function, call *ssa.Call, site knowledge.Site) []*ColumnWrite {
+	if !strings.HasPrefix(site.Func.Pkg, "gorm.io/gorm") || site.Func.Recv != "DB" {
+		return nil
+	}
+	var h ssa.Value
+	if recv := site.Receiver(); recv != nil {
+		h = Root(recv)
+	}
+	op := &RowOp{}
+	modelAddr := gormModelAddr(site.Receiver())
+	if !gormChain(op, site.Receiver()) {
+		return nil
+	}
+	// A Where step on an update of a loaded model adds to its primary
+	// key: a version predicate or a compare-and-set on the old value.
+	base := ColumnWrite{Instr: call, Handle: h, Lib: "gorm", Desc: calleeName(site), Keys: op.Keys, Guarded: gormWhere(site.Receiver())}
+	name := site.Row.Func.Name
+	switch {
+	case name == "Save" || (name == "Updates" && isModelPtr(site.RoleArg(knowledge.Values))):
+		arg := site.RoleArg(knowledge.Model)
+		if arg == nil {
+			arg = site.RoleArg(knowledge.Values)
+		}
+		addr := knowledge.Unwrap(arg)
+		model := modelType(addr)
+		if model == nil {
+			return nil
+		}
+		var out []*ColumnWrite
+		for _, st := range fieldStores(fn, addr) {
+			fa := st.Addr.(*ssa.FieldAddr)
+			f := rowFieldOf(fa)
+			if f == nil {
+				continue
+			}
+			w := base
+			w.Model, w.ModelAddr, w.Field, w.Value, w.Store = model, addr, f.Name(), st.Val, st
+			out = append(out, &w)
+		}
+		return out
+	case name == "Update" || name == "UpdateColumn":
+		col, ok := knowledge.ConstString(site.RoleArg(knowledge.Column))
+		if !ok || modelAddr == nil {
+			return nil
+		}
+		val := knowledge.Unwrap(site.RoleArg(knowledge.Value))
+		w := base
+		w.Model, w.ModelAddr, w.Column, w.Value = modelType(modelAddr), modelAddr, col, val
+		if bin, ok := val.(*ssa.BinOp); ok && (bin.Op.String() == "+" || bin.Op.String() == "-") {
+			w.Delta, w.DeltaOp = bin.Y, bin.Op.String()
+		}
+		return []*ColumnWrite{&w}
+	case name == "Updates" || name == "UpdateColumns":
+		mm, ok := knowledge.Unwrap(site.RoleArg(knowledge.Values)).(*ssa.MakeMap)
+		if !ok || modelAddr == nil {
+			return nil
+		}
+		var out []*ColumnWrite
+		for _, ref := range *mm.Referrers() {
+			up, ok := ref.(*ssa.MapUpdate)
+			if !ok {
+				continue
+			}
+			k, ok := knowledge.Unwrap(up.Key).(*ssa.Const)
+			if !ok || k.Value == nil || k.Value.Kind() != constant.String {
+				continue
+			}
+			w := base
+			w.Model, w.ModelAddr, w.Column, w.Value = modelType(modelAddr), modelAddr, constant.StringVal(k.Value), knowledge.Unwrap(up.Value)
+			out = append(out, &w)
+		}
+		return out
+	}
+	return nil
+}
+
+// gormModelAddr returns the model pointer given to Model in the chain v,
+// or nil.
+func gormModelAddr(v ssa.Value) ssa.Value {
+	for i := 0; i < maxTrace && v != nil; i++ {
+		call, ok := knowledge.Unwrap(v).(*ssa.Call)
+		if !ok {
+			return nil
+		}
+		step, ok := knowledge.Resolve(call.Common())
+		if !ok || step.Row == nil || step.Row.Result != knowledge.ChainResult {
+			return nil
+		}
+		if step.Row.Func.Name == "Model" {
+			return knowledge.Unwrap(step.RoleArg(knowledge.Model))
+		}
+		v = step.Receiver()
+	}
+	return nil
+}
+
+func isModelPtr(v ssa.Value) bool {
+	if v == nil {
+		return false
+	}
+	_, ok := knowledge.Unwrap(v).Type().Underlying().(*types.Pointer)
+	return ok && modelType(knowledge.Unwrap(v)) != nil
+}
+
+// fieldStores returns the stores into a field of the struct at addr.
+func fieldStores(fn *ssa.Function, addr ssa.Value) []*ssa.Store {
+	var out []*ssa.Store
+	refs := addr.Referrers()
+	if refs == nil {
+		return nil
+	}
+	for _, ref := range *refs {
+		fa, ok := ref.(*ssa.FieldAddr)
+		if !ok || fa.X != addr {
+			continue
+		}
+		for _, use := range *fa.Referrers() {
+			if st, ok := use.(*ssa.Store); ok && st.Addr == fa && st.Parent() == fn {
+				out = append(out, st)
+			}
+		}
+	}
+	return out
+}
+
+// String describes a write for tests.
+func (w *ColumnWrite) String() string {
+	what := w.Column
+	if what == "" {
+		what = w.Field
+	}
+	return fmt.Sprintf("write(%s%v.%s)", w.Table, w.Model, what)
+}
+
+// gormWhere reports whether the chain v has a Where step.
+func gormWhere(v ssa.Value) bool {
+	for i := 0; i < maxTrace && v != nil; i++ {
+		call, ok := knowledge.Unwrap(v).(*ssa.Call)
+		if !ok {
+			return false
+		}
+		step, ok := knowledge.Resolve(call.Common())
+		if !ok || step.Row == nil || step.Row.Result != knowledge.ChainResult {
+			return false
+		}
+		if step.Row.Func.Name == "Where" {
+			return true
+		}
+		v = step.Receiver()
+	}
+	return false
+}
+
+// gormRawRead makes a read of GORM Raw("SELECT c FROM t WHERE ...",
+// args...).Scan(&v): one column scanned into one local.
+func (e *extractor) gormRawRead(call *ssa.Call, site knowledge.Site) *ColumnRead {
+	if site.Row.Func.Pkg != "gorm.io/gorm" || site.Row.Func.Recv != "DB" || site.Row.Func.Name != "Scan" {
+		return nil
+	}
+	raw, ok := knowledge.Unwrap(site.Receiver()).(*ssa.Call)
+	if !ok {
+		return nil
+	}
+	rsite, ok := knowledge.Resolve(raw.Common())
+	if !ok || rsite.Row == nil || rsite.Row.Kind != knowledge.Raw {
+		return nil
+	}
+	stmt, h := e.statementOf(rsite)
+	if stmt == nil || stmt.Kind != sqltext.KindSelect || !stmt.Understood() || stmt.Table.Name == "" || len(stmt.From) > 0 || len(stmt.SelectList) != 1 {
+		return nil
+	}
+	rc := stmt.SelectList[0]
+	if rc.Expr.Kind != sqltext.ExprColumn || len(rc.Expr.Columns) != 1 || rc.Name == "*" {
+		return nil
+	}
+	dest := knowledge.Unwrap(site.RoleArg(knowledge.Dest))
+	if _, ok := dest.(*ssa.Alloc); !ok {
+		return nil
+	}
+	var binds []ssa.Value
+	if i, ok := rsite.Row.Param(knowledge.Binds); ok {
+		vals, ok := rsite.Variadic(i)
+		if !ok {
+			return nil
+		}
+		binds = vals
+	}
+	lk := stmtRow(stmt, func(p sqltext.Placeholder) ssa.Value {
+		if p.Named() || p.Position < 1 || p.Position > len(binds) {
+			return nil
+		}
+		return binds[p.Position-1]
+	})
+	if lk == nil || lk.Kind != Lookup {
+		return nil
+	}
+	return &ColumnRead{Instr: call, Table: stmt.Table.Name, Keys: lk.Keys, Handle: h, Lib: "gorm",
+		Cols: []ReadCol{{Column: rc.Expr.Columns[0].Name, Addr: dest}}, Desc: "the SELECT of " + stmt.Table.Name + " (" + calleeName(rsite) + ")"}
+}

@@ -1,0 +1,109 @@
+// Package lostupdate defines an Analyzer that reports values read from
+// the database, changed in Go and written back.
+//
+// # Analyzer lostupdate
+//
+// lostupdate: report values read from the database, changed in Go and written back without a row lock, a version check or atomic SQL
+//
+// Code that reads a counter or a balance, changes it in Go and writes the
+// result back loses updates under concurrency: two requests read the same
+// old value, each adds its own delta, and the second write overwrites the
+// first. A view counter undercounts; a balance debited twice is charged
+// once. The arithmetic belongs in the UPDATE (SET views = views + 1), or
+// the row must be locked (SELECT ... FOR UPDATE in the transaction that
+// writes it) or version-checked between the read and the write.
+//
+// The analyzer reports one sub-rule, lostupdate/writeback: a write of a
+// column whose new value is derived from the same column of the same row
+// as an earlier read in the same function left it. It is reported at the
+// write, with the read as a related position. Derived means a def-use
+// path in SSA from the scan destination or the loaded model field to the
+// written value: arithmetic, ++ and +=, append, concatenation, calls
+// taking it; names are not evidence.
+//
+// A read is a SELECT run by database/sql, sqlx or pgx whose one row is
+// scanned by Scan into destinations aligned with its select list (GORM
+// Raw("SELECT c ...").Scan(&v) of one column too), GORM
+// First, Take, Last or Find into a model, bun NewSelect().Model(m)...
+// Scan(ctx), or a call of a function that returns a pointer to a model it
+// read that way (a repository's Get, through facts, across packages). A
+// write is an UPDATE ... SET c = $n whose WHERE pins the same key column
+// to the same Go value as the SELECT's; GORM Save(&m) or Updates(&m) of
+// the model read (each field stored since); Model(&m).Update("c", v),
+// UpdateColumn("c", v), Updates(map[string]any{"c": v}); bun
+// NewUpdate().Model(m) (each field stored since, within its Column steps),
+// .Set("c = ?", v) and .SetColumn("c", "?", v); or a call of a function
+// that writes its model parameter whole that way (a repository's Save).
+// The columns of a GORM model's fields come from the schema layer, a bun
+// model's from its bun tags.
+//
+// When the write is GORM Update("c", m.F+d) or UpdateColumn with exactly
+// the old value plus or minus a delta, a suggested fix rewrites the value
+// to gorm.Expr("c + ?", d).
+//
+// # Example
+//
+// Reported:
+//
+//	var a Article
+//	if err := db.Where("slug = ?", slug).First(&a).Error; err != nil {
+//		return err
+//	}
+//	a.Views++
+//	return db.Save(&a).Error // reported here
+//
+// Silent: the database adds.
+//
+//	return db.Model(&a).UpdateColumn("views", gorm.Expr("views + ?", 1)).Error
+//
+// Reported, raw SQL:
+//
+//	var balance int64
+//	err := tx.QueryRowContext(ctx, `SELECT balance FROM accounts WHERE id = $1`, id).Scan(&balance)
+//	...
+//	_, err = tx.ExecContext(ctx, `UPDATE accounts SET balance = $1 WHERE id = $2`, balance-amount, id)
+//
+// Silent: the same with SELECT ... FOR UPDATE in the transaction, or
+// UPDATE accounts SET balance = balance - $1 WHERE id = $2.
+//
+// Reported, bun, at the Set step's update:
+//
+//	_, err := db.NewUpdate().Model(&w).Set("balance = ?", w.Balance-amount).WherePK().Exec(ctx)
+//
+// Silent: .Set("balance = balance - ?", amount).
+//
+// # What silences it
+//
+//   - the update is atomic in SQL: SET c = c + $1, gorm.Expr("c + ?", d);
+//   - the read took a row lock in the transaction that writes (FOR UPDATE,
+//     FOR SHARE, GORM clause.Locking) or runs after one, or the transaction
+//     was begun SERIALIZABLE;
+//   - the write is guarded optimistically: the UPDATE's WHERE pins the
+//     version column (version-column setting, "version" by default) or a
+//     column it also sets (compare-and-set on the old value), or compares
+//     something besides columns equal to bound values; a GORM or bun
+//     update of a loaded model has a Where step. That the affected-row
+//     count is then checked is assumed, not verified;
+//   - the value comes from another column or table, or from outside the
+//     database (a request field, time.Now, another service's figure);
+//   - the row is versioned (a version column in the schema, GORM's
+//     optimisticlock.Version): noversion reports it instead.
+//
+// What is not analysed yet, and so never reported: ent (SetX after a
+// query) and sqlc (an UPDATE method's params from a :one row); GORM's
+// generics API; a read and a write in different functions other than
+// through a helper returning the model it read or writing the model it is
+// given whole; sqlx Get into a struct; rows read by Query in a loop; a
+// GORM model with only the configured version field (treated as
+// versioned, so left to noversion); RowsAffected after a guarded UPDATE
+// is not checked. Unknown suppresses: when the SQL,
+// the key or the path of the value is not understood, nothing is
+// reported.
+//
+// # Suppressing
+//
+// When the row has one writer only, silence the finding on the reported
+// line:
+//
+//	//idemlint:ignore lostupdate/writeback single writer per account
+package lostupdate

@@ -1,0 +1,320 @@
+package lostupdate
+
+import (
+	_ "embed"
+	"fmt"
+	"go/ast"
+	"go/format"
+	"go/token"
+	"go/types"
+	"strings"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/idemlint/idemlint/analyzers/config"
+	"github.com/idemlint/idemlint/analyzers/internal/ops"
+	"github.com/idemlint/idemlint/analyzers/internal/report"
+	"github.com/idemlint/idemlint/analyzers/internal/schema"
+)
+
+//go:embed doc.go
+var doc string
+
+// Analyzer reports values read from the database, changed in Go and
+// written back.
+var Analyzer = &analysis.Analyzer{
+	Name:     "lostupdate",
+	Doc:      report.Doc(doc, "lostupdate"),
+	URL:      report.URL("lostupdate"),
+	Requires: []*analysis.Analyzer{ops.Analyzer, schema.Analyzer, config.Analyzer},
+	Run:      report.Guard(run),
+}
+
+func run(pass *analysis.Pass) (any, error) {
+	res, _ := pass.ResultOf[ops.Analyzer].(*ops.Result)
+	sch, _ := pass.ResultOf[schema.Analyzer].(*schema.Schema)
+	versionColumn := config.DefaultVersionColumn
+	if cfg, _ := pass.ResultOf[config.Analyzer].(*config.Config); cfg != nil && cfg.VersionColumn != "" {
+		versionColumn = cfg.VersionColumn
+	}
+	r := report.New(pass)
+	if res != nil {
+		for _, fn := range res.Funcs {
+			end := token.NoPos
+			if syntax := fn.Syntax(); syntax != nil {
+				end = syntax.End()
+			}
+			r.Func(ops.FuncName(fn), fn.Pos(), end, func() { check(pass, r, res, sch, versionColumn, fn) })
+		}
+	}
+	r.Finish()
+	return nil, nil
+}
+
+// check reports each write of fn whose value derives from the same
+// column of the same row as an earlier read of fn left it.
+func check(pass *analysis.Pass, r *report.Reporter, res *ops.Result, sch *schema.Schema, versionColumn string, fn *ssa.Function) {
+	reads := res.ColumnReads(fn)
+	if len(reads) == 0 {
+		return
+	}
+	writes := res.ColumnWrites(fn)
+	fnOps := res.Ops(fn)
+	reported := map[ssa.CallInstruction]bool{}
+	for _, w := range writes {
+		if w.Guarded || reported[w.Instr] || pinsVersion(w, versionColumn) {
+			continue
+		}
+		for _, rd := range reads {
+			if rd.Instr == w.Instr || !ops.Reaches(rd.Instr, w.Instr, nil) {
+				continue
+			}
+			col, load := match(sch, rd, w)
+			if load == nil {
+				continue
+			}
+			if versioned(sch, rd, w) || protected(res, fnOps, rd, w) {
+				continue
+			}
+			if b := load.Block(); b != nil && !ops.Reaches(rd.Instr, load, nil) {
+				continue // the value was loaded before the read
+			}
+			if w.Store != nil && !ops.Reaches(w.Store, w.Instr, nil) {
+				continue // the field is stored after the write
+			}
+			reported[w.Instr] = true
+			r.Report(report.Finding{
+				Pos:     w.Instr.Pos(),
+				Rule:    "writeback",
+				Message: message(sch, rd, w, col),
+				Related: []analysis.RelatedInformation{{Pos: rd.Instr.Pos(), Message: "the read: " + rd.Evidence()}},
+				Fixes:   fixes(pass, w, col, load),
+			})
+			break
+		}
+	}
+}
+
+// match returns the column w writes and the load of the same column of
+// the row rd read that w's value derives from; nil when there is none.
+func match(sch *schema.Schema, rd *ops.ColumnRead, w *ops.ColumnWrite) (string, *ssa.UnOp) {
+	switch {
+	case rd.ModelAddr != nil && w.ModelAddr != nil:
+		if !ops.SameAddr(rd.ModelAddr, w.ModelAddr) {
+			return "", nil
+		}
+		model := rd.Model
+		colOf := func(field string) (string, bool) {
+			if rd.ColumnOf != nil {
+				return rd.ColumnOf(field)
+			}
+			return sch.Column(model, field)
+		}
+		col := w.Column
+		if col == "" {
+			c, ok := colOf(w.Field)
+			if !ok {
+				return "", nil
+			}
+			col = c
+		}
+		load := ops.DerivedFrom(w.Value, func(addr ssa.Value) bool {
+			fa, ok := addr.(*ssa.FieldAddr)
+			if !ok || !ops.SameAddr(fa.X, rd.ModelAddr) {
+				return false
+			}
+			f := fieldOf(fa)
+			if f == nil {
+				return false
+			}
+			c, ok := colOf(f.Name())
+			return ok && strings.EqualFold(c, col)
+		})
+		return col, load
+	case rd.Table != "" && w.Table != "" && strings.EqualFold(rd.Table, w.Table):
+		if !sameRow(rd.Keys, w.Keys) {
+			return "", nil
+		}
+		var dests []ssa.Value
+		for _, c := range rd.Cols {
+			if strings.EqualFold(c.Column, w.Column) {
+				dests = append(dests, c.Addr)
+			}
+		}
+		if len(dests) == 0 {
+			return "", nil
+		}
+		load := ops.DerivedFrom(w.Value, func(addr ssa.Value) bool {
+			for _, d := range dests {
+				if ops.SameAddr(addr, d) {
+					return true
+				}
+			}
+			return false
+		})
+		return w.Column, load
+	}
+	return "", nil
+}
+
+// pinsVersion reports whether the write's WHERE pins the version column:
+// an optimistic guard even on a table the schema does not describe.
+func pinsVersion(w *ops.ColumnWrite, versionColumn string) bool {
+	for _, k := range w.Keys {
+		if strings.EqualFold(k.Column, versionColumn) {
+			return true
+		}
+	}
+	return false
+}
+
+// sameRow reports whether a key column is pinned to the same value by
+// both operations.
+func sameRow(a, b []ops.KeyValue) bool {
+	for _, x := range a {
+		for _, y := range b {
+			if strings.EqualFold(x.Column, y.Column) && ops.SameKey(x.Value, y.Value) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// versioned reports whether the row is known to be versioned: the write
+// is noversion's (design.md, one finding per bug).
+func versioned(sch *schema.Schema, rd *ops.ColumnRead, w *ops.ColumnWrite) bool {
+	if rd.Model != nil {
+		if _, ok := sch.ModelVersion(rd.Model); ok {
+			return true
+		}
+	}
+	if rd.Table != "" {
+		if _, ok := sch.VersionColumn(rd.Table); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// protected reports whether the read runs in a SERIALIZABLE transaction,
+// or took (or runs after) a row lock in its transaction.
+func protected(res *ops.Result, fnOps []*ops.Op, rd *ops.ColumnRead, w *ops.ColumnWrite) bool {
+	if rd.Handle == nil || !res.InTx(rd.Handle) {
+		return false
+	}
+	if ops.Serializable(rd.Handle) || res.SerializableCallback(rd.Handle) {
+		return true
+	}
+	for _, op := range fnOps {
+		if op.Kind != ops.Lock || op.Handle != rd.Handle || op.Instr == w.Instr {
+			continue
+		}
+		if op.Instr == rd.Instr || ops.Reaches(op.Instr, rd.Instr, nil) {
+			return true
+		}
+	}
+	return false
+}
+
+func fieldOf(fa *ssa.FieldAddr) *types.Var {
+	ptr, ok := fa.X.Type().Underlying().(*types.Pointer)
+	if !ok {
+		return nil
+	}
+	st, ok := ptr.Elem().Underlying().(*types.Struct)
+	if !ok || fa.Field >= st.NumFields() {
+		return nil
+	}
+	return st.Field(fa.Field)
+}
+
+func message(sch *schema.Schema, rd *ops.ColumnRead, w *ops.ColumnWrite, col string) string {
+	table := rd.Table
+	if table == "" && rd.Model != nil {
+		table, _ = sch.Table(rd.Model)
+	}
+	what := col
+	if table != "" {
+		what = table + "." + col
+	}
+	if w.Field != "" {
+		what += " (field " + w.Field + ")"
+	}
+	return fmt.Sprintf("%s is written back by %s with a value computed in Go from what %s read: two concurrent callers read the same value and one update is lost; %s",
+		what, w.Evidence(), rd.Evidence(), fix(w, col))
+}
+
+// fix gives the library's atomic form, or a row lock.
+func fix(w *ops.ColumnWrite, col string) string {
+	op := "+"
+	if bin, ok := w.Value.(*ssa.BinOp); ok && bin.Op == token.SUB {
+		op = "-"
+	}
+	switch w.Lib {
+	case "gorm":
+		return fmt.Sprintf("update it in SQL with UpdateColumn(%q, gorm.Expr(\"%s %s ?\", delta)), or read the row with clause.Locking{Strength: \"UPDATE\"} in the transaction that writes it", col, col, op)
+	case "bun":
+		return fmt.Sprintf("update it in SQL with .Set(\"%s = %s %s ?\", delta), or read the row with .For(\"UPDATE\") in the transaction that writes it", col, col, op)
+	case "ent":
+		return "update it with the AddX(delta) setter of the column, or read the row with ForUpdate() in the transaction that writes it"
+	}
+	return fmt.Sprintf("update it in SQL (SET %s = %s %s $1), or read the row with SELECT ... FOR UPDATE in the transaction that writes it", col, col, op)
+}
+
+// fixes offers, for GORM Update("c", m.F+d) or UpdateColumn, where
+// m.F is exactly the old value of c, the atomic form gorm.Expr("c + ?", d).
+func fixes(pass *analysis.Pass, w *ops.ColumnWrite, col string, load *ssa.UnOp) []analysis.SuggestedFix {
+	if w.Lib != "gorm" || w.Delta == nil || w.Column == "" {
+		return nil
+	}
+	bin, ok := w.Value.(*ssa.BinOp)
+	if !ok || bin.X != ssa.Value(load) {
+		return nil
+	}
+	var file *ast.File
+	for _, f := range pass.Files {
+		if f.FileStart <= w.Instr.Pos() && w.Instr.Pos() < f.FileEnd {
+			file = f
+		}
+	}
+	if file == nil {
+		return nil
+	}
+	gormName := ""
+	for _, imp := range file.Imports {
+		if imp.Path.Value == `"gorm.io/gorm"` {
+			gormName = "gorm"
+			if imp.Name != nil {
+				gormName = imp.Name.Name
+			}
+		}
+	}
+	if gormName == "" || gormName == "_" || gormName == "." {
+		return nil
+	}
+	var call *ast.CallExpr
+	ast.Inspect(file, func(n ast.Node) bool {
+		if c, ok := n.(*ast.CallExpr); ok && c.Lparen == w.Instr.Pos() {
+			call = c
+		}
+		return call == nil
+	})
+	if call == nil || len(call.Args) != 2 {
+		return nil
+	}
+	expr, ok := ast.Unparen(call.Args[1]).(*ast.BinaryExpr)
+	if !ok || (expr.Op != token.ADD && expr.Op != token.SUB) {
+		return nil
+	}
+	var delta strings.Builder
+	if err := format.Node(&delta, pass.Fset, expr.Y); err != nil {
+		return nil
+	}
+	text := fmt.Sprintf("%s.Expr(%q, %s)", gormName, col+" "+expr.Op.String()+" ?", delta.String())
+	return []analysis.SuggestedFix{{
+		Message:   "update " + col + " atomically with " + gormName + ".Expr",
+		TextEdits: []analysis.TextEdit{{Pos: call.Args[1].Pos(), End: call.Args[1].End(), NewText: []byte(text)}},
+	}}
+}

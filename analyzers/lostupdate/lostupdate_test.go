@@ -1,0 +1,49 @@
+package lostupdate_test
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"golang.org/x/tools/go/analysis/analysistest"
+
+	"github.com/idemlint/idemlint/analyzers/internal/testutil"
+	"github.com/idemlint/idemlint/analyzers/lostupdate"
+)
+
+var fixtures = []string{
+	"./lostupdate/ledger",   // database/sql, sqlx and pgx: SELECT then UPDATE with a value computed in Go
+	"./lostupdate/counters", // GORM: First then Save, Update, UpdateColumn, Updates(map)
+	"./lostupdate/gormfix",  // GORM Update of the old value plus or minus a delta, with its fix
+	"./lostupdate/bunsvc",   // bun Scan, then NewUpdate of the model, Set and SetColumn
+	"./lostupdate/shop",     // services over package repo (GORM and bun repositories: Get returns a model, Save writes it whole), transactions passed to it
+}
+
+// TestFix checks the suggested fixes against fix.go.golden.
+func TestFix(t *testing.T) {
+	analysistest.RunWithSuggestedFixes(t, testutil.Fixtures(t), lostupdate.Analyzer, "./lostupdate/gormfix")
+}
+
+func Test(t *testing.T) {
+	analysistest.Run(t, testutil.Fixtures(t), lostupdate.Analyzer, fixtures...)
+}
+
+// TestRelated checks what // want cannot: each finding points at its
+// read, earlier in the same file.
+func TestRelated(t *testing.T) {
+	results := analysistest.Run(t, testutil.Fixtures(t), lostupdate.Analyzer, fixtures...)
+	n := 0
+	for _, res := range results {
+		for _, d := range res.Diagnostics {
+			n++
+			require.Equal(t, "lostupdate/writeback", d.Category)
+			require.Len(t, d.Related, 1, d.Message)
+			pos := res.Pass.Fset.Position(d.Pos)
+			read := res.Pass.Fset.Position(d.Related[0].Pos)
+			assert.Equal(t, pos.Filename, read.Filename)
+			assert.Less(t, read.Line, pos.Line, d.Message)
+			assert.Contains(t, d.Related[0].Message, "the read: ")
+		}
+	}
+	assert.Equal(t, 20, n)
+}

@@ -1,0 +1,324 @@
+package noversion
+
+import (
+	_ "embed"
+	"fmt"
+	"go/token"
+	"go/types"
+	"strings"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/idemlint/idemlint/analyzers/config"
+	"github.com/idemlint/idemlint/analyzers/internal/ops"
+	"github.com/idemlint/idemlint/analyzers/internal/report"
+	"github.com/idemlint/idemlint/analyzers/internal/schema"
+	"github.com/idemlint/idemlint/analyzers/internal/sqltext"
+)
+
+//go:embed doc.go
+var doc string
+
+// Analyzer reports updates of versioned rows that break optimistic
+// concurrency.
+var Analyzer = &analysis.Analyzer{
+	Name:     "noversion",
+	Doc:      report.Doc(doc, "noversion"),
+	URL:      report.URL("noversion"),
+	Requires: []*analysis.Analyzer{config.Analyzer, ops.Analyzer, schema.Analyzer},
+	Run:      report.Guard(run),
+}
+
+// write is an update together with the version of the table it writes.
+type write struct {
+	fn      *ssa.Function
+	u       *ops.Update
+	table   string
+	version schema.Version
+	// desc names the update with its table.
+	desc string
+	// inferred: no schema source knows the table; an update of this
+	// package compares or bumps its version column.
+	inferred bool
+}
+
+func run(pass *analysis.Pass) (any, error) {
+	res, _ := pass.ResultOf[ops.Analyzer].(*ops.Result)
+	sch, _ := pass.ResultOf[schema.Analyzer].(*schema.Schema)
+	cfg, _ := pass.ResultOf[config.Analyzer].(*config.Config)
+	r := report.New(pass)
+	if res != nil && sch != nil {
+		byFn := map[*ssa.Function][]*write{}
+		var all []*write
+		var sqlUpdates []*write // updates by SQL of tables the schema says nothing about
+		for _, fn := range res.Funcs {
+			for _, u := range res.Updates(fn) {
+				w := resolve(sch, fn, u)
+				if w == nil {
+					if u.Model == nil && u.Table != "" && cfg != nil && cfg.VersionColumn != "" {
+						sqlUpdates = append(sqlUpdates, &write{fn: fn, u: u, table: u.Table, desc: u.Desc,
+							version: schema.Version{Column: cfg.VersionColumn, Kind: schema.VersionColumn}})
+					}
+					continue
+				}
+				byFn[fn] = append(byFn[fn], w)
+				all = append(all, w)
+			}
+		}
+		// The rest of the versioned rule: a table with the version column
+		// that some update of this package compares or bumps.
+		inferred := map[string]bool{}
+		for _, w := range sqlUpdates {
+			if compares(w) || w.u.BumpsColumn(w.version.Column) {
+				inferred[strings.ToLower(w.table)] = true
+			}
+		}
+		for _, w := range sqlUpdates {
+			if inferred[strings.ToLower(w.table)] && !sch.Describes(w.table) {
+				w.inferred = true
+				byFn[w.fn] = append(byFn[w.fn], w)
+			}
+		}
+		// A GORM field named as the version-field setting makes its table
+		// versioned only when some update of this package compares or bumps
+		// it.
+		evidence := map[string]bool{}
+		for _, w := range all {
+			if compares(w) || w.u.BumpsColumn(w.version.Column) {
+				evidence[strings.ToLower(w.table)] = true
+			}
+		}
+		for _, fn := range res.Funcs {
+			ws := byFn[fn]
+			if len(ws) == 0 {
+				continue
+			}
+			end := token.NoPos
+			if syntax := fn.Syntax(); syntax != nil {
+				end = syntax.End()
+			}
+			r.Func(ops.FuncName(fn), fn.Pos(), end, func() {
+				for _, w := range ws {
+					if w.version.Kind == schema.VersionField && !evidence[strings.ToLower(w.table)] {
+						continue
+					}
+					check(r, res, w)
+				}
+			})
+		}
+	}
+	r.Finish()
+	return nil, nil
+}
+
+// resolve names the table of an update and its version column; nil when
+// the table is not versioned or not known.
+func resolve(sch *schema.Schema, fn *ssa.Function, u *ops.Update) *write {
+	w := &write{fn: fn, u: u, table: u.Table, desc: u.Desc}
+	var ok bool
+	if u.Model != nil {
+		if w.table, ok = sch.Table(u.Model); !ok || w.table == "" {
+			return nil
+		}
+		w.version, ok = sch.ModelVersion(u.Model)
+		w.desc = u.Desc + " of " + w.table
+	} else {
+		w.version, ok = sch.Version(u.Table)
+	}
+	if !ok || w.version.Column == "" {
+		return nil
+	}
+	if w.version.Field == "" && u.Model != nil {
+		// A version column known from DDL: the model's field for it.
+		if m, ok := sch.Model(u.Model); ok {
+			for _, f := range m.Fields {
+				if strings.EqualFold(f.Column, w.version.Column) {
+					w.version.Field = f.Name
+				}
+			}
+		}
+		if w.version.Field == "" {
+			return nil // the model does not map the version column
+		}
+	}
+	return w
+}
+
+func check(r *report.Reporter, res *ops.Result, w *write) {
+	u, v := w.u, w.version
+	if u.WhereUnknown || !u.Keyed {
+		return
+	}
+	if v.Kind == schema.VersionPlugin {
+		checkPlugin(r, w)
+		return
+	}
+	if !compares(w) {
+		if !u.WritesValue(v.Column) {
+			return // only atomic changes and constants, or only the version itself
+		}
+		if u.BumpsColumn(v.Column) && locked(res, w) {
+			return // the row is locked, and the bump tells optimistic writers
+		}
+		r.Report(report.Finding{
+			Pos:     u.Pos(),
+			Rule:    "predicate",
+			Message: predicateMessage(w),
+		})
+		return
+	}
+	if !u.WritesValue(v.Column) && len(u.Constants) == 0 {
+		return
+	}
+	if u.Count == ops.CountIgnored || u.Count == ops.CountUnobservable {
+		r.Report(report.Finding{
+			Pos:     u.Pos(),
+			Rule:    "unchecked",
+			Message: uncheckedMessage(w),
+		})
+	}
+}
+
+// checkPlugin checks an update of a model with an optimisticlock.Version
+// field: the plugin adds the predicate by itself, except under Unscoped
+// and when the model's version is zero.
+func checkPlugin(r *report.Reporter, w *write) {
+	u, v := w.u, w.version
+	if u.Lib != "gorm" || u.Method == "Save" || !u.WritesValue(v.Column) || compares(w) {
+		return
+	}
+	var why string
+	switch {
+	case u.Unscoped:
+		why = "Unscoped() turns the plugin off for this statement"
+	case u.ZeroModel && !containsFold(u.ModelFields, v.Field):
+		why = fmt.Sprintf("Model is given a fresh %s whose %s is zero, and the plugin adds no version predicate for a zero version", typeName(u.Model), v.Field)
+	}
+	if why != "" {
+		r.Report(report.Finding{
+			Pos:  u.Pos(),
+			Rule: "bypass",
+			Message: fmt.Sprintf("%s bypasses the optimisticlock plugin of %s.%s: %s, so a concurrent edit is silently overwritten; "+
+				"load the row first (First(&m)) and update that model, or add Where(%q, m.%s) and treat RowsAffected == 0 as a conflict",
+				w.desc, typeName(u.Model), v.Field, why, v.Column+" = ?", v.Field),
+		})
+		return
+	}
+	if u.Count == ops.CountIgnored {
+		r.Report(report.Finding{
+			Pos:     u.Pos(),
+			Rule:    "unchecked",
+			Message: uncheckedMessage(w),
+		})
+	}
+}
+
+func typeName(t types.Type) string {
+	if n, ok := types.Unalias(t).(*types.Named); ok {
+		return n.Obj().Name()
+	}
+	if t == nil {
+		return "?"
+	}
+	return t.String()
+}
+
+// why says what makes the table versioned.
+func why(w *write) string {
+	v := w.version
+	switch v.Kind {
+	case schema.VersionPlugin:
+		return fmt.Sprintf("%s.%s is an optimisticlock.Version", typeName(w.u.Model), v.Field)
+	case schema.VersionField:
+		return fmt.Sprintf("%s.%s is its version, compared or bumped by other updates", typeName(w.u.Model), v.Field)
+	}
+	if w.inferred {
+		return fmt.Sprintf("another update of this package compares or bumps %s.%s", w.table, v.Column)
+	}
+	src := v.Source.Kind.String()
+	if v.Source.Kind == schema.FromDDL {
+		src = "the DDL"
+	} else {
+		src = "the " + src + " schema"
+	}
+	return fmt.Sprintf("%s declares %s.%s", src, w.table, v.Column)
+}
+
+func predicateMessage(w *write) string {
+	v := w.version
+	return fmt.Sprintf("%s does not compare the version in its WHERE, though %s is versioned (%s): it silently overwrites a change another writer made since this one read the row; %s",
+		w.desc, w.table, why(w), predicateFix(w, v.Column))
+}
+
+func predicateFix(w *write, col string) string {
+	switch w.u.Lib {
+	case "gorm":
+		return fmt.Sprintf("add Where(%q, m.%s), bump it with gorm.Expr(%q) and treat RowsAffected == 0 as a conflict",
+			col+" = ?", w.version.Field, col+" + 1")
+	case "bun":
+		return fmt.Sprintf("add Where(%q, m.Version), Set(%q) and treat RowsAffected() == 0 as a conflict", col+" = ?", col+" = "+col+" + 1")
+	case "ent":
+		field := strings.ToUpper(col[:1]) + col[1:]
+		return fmt.Sprintf("add Where(%s.%s(v)) and Add%s(1), and treat ent.IsNotFound (or a zero count) as a conflict", w.u.EntPkg, field, field)
+	case "sqlc":
+		return fmt.Sprintf("add AND %s = $n to the query, set %s = %s + 1, declare it :execrows and treat 0 rows as a conflict", col, col, col)
+	}
+	return fmt.Sprintf("add AND %s = ? to the WHERE, set %s = %s + 1 and treat zero affected rows as a conflict", col, col, col)
+}
+
+func uncheckedMessage(w *write) string {
+	u, v := w.u, w.version
+	fix := "check RowsAffected() of its result and treat 0 as a conflict"
+	what := "its affected-row count is never checked"
+	switch {
+	case u.Lib == "gorm":
+		fix = "check RowsAffected of the *gorm.DB it returns and treat 0 as a conflict"
+	case u.Lib == "sqlc" && u.Count == ops.CountUnobservable:
+		what = "the query is declared " + u.SQLCCmd + ", which cannot report how many rows it changed"
+		fix = "declare it :execrows and treat 0 rows as a conflict"
+	case u.Lib == "sqlc" || u.Lib == "ent":
+		fix = "use the count it returns and treat 0 as a conflict"
+	}
+	return fmt.Sprintf("%s compares %s.%s but %s: when another writer changed the row first nothing is updated and the caller carries on as if it succeeded; %s",
+		w.desc, w.table, v.Column, what, fix)
+}
+
+func containsFold(list []string, s string) bool {
+	for _, x := range list {
+		if strings.EqualFold(x, s) {
+			return true
+		}
+	}
+	return false
+}
+
+// locked reports whether the update runs in a transaction after a lock
+// taken on the same handle in the same function (SELECT ... FOR UPDATE,
+// a locking helper), or in a SERIALIZABLE transaction.
+func locked(res *ops.Result, w *write) bool {
+	h := w.u.Handle
+	if h == nil || !res.InTx(h) {
+		return false
+	}
+	if ops.Serializable(h) {
+		return true
+	}
+	for _, op := range res.Ops(w.fn) {
+		if op.Kind != ops.Lock || op.Handle != h || op.Instr == w.u.Instr || !ops.Reaches(op.Instr, w.u.Instr, nil) {
+			continue
+		}
+		if op.SQL != nil && op.SQL.Kind != sqltext.KindSelect && !strings.EqualFold(op.SQL.Table.Name, w.table) {
+			continue // the row locks of a write of another table
+		}
+		return true
+	}
+	return false
+}
+
+// compares reports whether the update's WHERE pins the version: its
+// column in SQL or a fragment, or its field in a GORM struct condition.
+func compares(w *write) bool {
+	v := w.version
+	return w.u.ComparesColumn(v.Column) || (v.Field != "" && containsFold(w.u.WhereFields, v.Field))
+}

@@ -1,0 +1,52 @@
+package noversion_test
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"golang.org/x/tools/go/analysis/analysistest"
+
+	"github.com/idemlint/idemlint/analyzers/internal/report"
+	"github.com/idemlint/idemlint/analyzers/internal/testutil"
+	"github.com/idemlint/idemlint/analyzers/noversion"
+)
+
+var fixtures = []string{
+	"./noversion/docstore", // database/sql and pgx repository; a versioned table from DDL, an unversioned one
+	"./noversion/docsvc",   // a service passing a transaction down, and its handler
+	"./noversion/wikis",    // GORM Update, Updates, UpdateColumn and Save; Where with and without the version
+	"./noversion/ledger",   // sqlc's generated pgx queries in another package
+	"./noversion/profiles", // GORM models versioned only by a Version field some update compares
+	"./noversion/jobs",     // a table no schema describes, versioned by an update that compares its version
+	"./noversion/bundocs",  // bun NewUpdate with Set and Where fragments
+	"./noversion/accounts", // ent's generated client: UpdateOneID and Update with and without the version predicate
+}
+
+func Test(t *testing.T) {
+	analysistest.Run(t, testutil.Fixtures(t), noversion.Analyzer, fixtures...)
+}
+
+// TestMessages checks what // want does not: the count of each rule, the
+// message voice, and that each message says why the table is versioned
+// (predicate) or names its version column (unchecked).
+func TestMessages(t *testing.T) {
+	results := analysistest.Run(t, testutil.Fixtures(t), noversion.Analyzer, fixtures...)
+	counts := map[string]int{}
+	for _, res := range results {
+		for _, d := range res.Diagnostics {
+			counts[d.Category]++
+			assert.NoError(t, report.CheckVoice(d.Message))
+			assert.Empty(t, d.Related, d.Message)
+			switch d.Category {
+			case "noversion/predicate":
+				assert.Contains(t, d.Message, " is versioned (", d.Message)
+				assert.Contains(t, d.Message, "version", d.Message)
+			case "noversion/unchecked":
+				assert.Regexp(t, `compares \w+\.version but`, d.Message)
+			default:
+				t.Errorf("unexpected category %s: %s", d.Category, d.Message)
+			}
+		}
+	}
+	assert.Equal(t, map[string]int{"noversion/predicate": 14, "noversion/unchecked": 7}, counts)
+}
