@@ -535,49 +535,7 @@ func Serializable(root ssa.Value) bool {
 		return false
 	}
 	opts := site.RoleArg(knowledge.TxOptions)
-	if opts == nil {
-		return false
-	}
-	opts = knowledge.Unwrap(opts)
-	if load, ok := opts.(*ssa.UnOp); ok && load.Op == token.MUL {
-		opts = load.X
-	}
-	alloc, ok := opts.(*ssa.Alloc)
-	if !ok {
-		return false
-	}
-	for _, ref := range *alloc.Referrers() {
-		fa, ok := ref.(*ssa.FieldAddr)
-		if !ok {
-			continue
-		}
-		f := rowFieldOf(fa)
-		if f == nil || (f.Name() != "Isolation" && f.Name() != "IsoLevel") {
-			continue
-		}
-		for _, use := range *fa.Referrers() {
-			st, ok := use.(*ssa.Store)
-			if !ok {
-				continue
-			}
-			c, ok := knowledge.Unwrap(st.Val).(*ssa.Const)
-			if !ok || c.Value == nil {
-				continue
-			}
-			switch c.Value.Kind() {
-			case constant.String:
-				if constant.StringVal(c.Value) == "serializable" {
-					return true
-				}
-			case constant.Int:
-				// database/sql's LevelSerializable.
-				if n, ok := constant.Int64Val(c.Value); ok && n == 6 && f.Name() == "Isolation" {
-					return true
-				}
-			}
-		}
-	}
-	return false
+	return opts != nil && serializableOptions(opts)
 }
 
 // foundResult returns the bool result of fn that every return sets to
