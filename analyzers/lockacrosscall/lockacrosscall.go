@@ -45,11 +45,25 @@ func run(pass *analysis.Pass) (any, error) {
 // transaction.
 func check(r *report.Reporter, res *ops.Result, fn *ssa.Function) {
 	var locks, calls, ends []*ops.Op
+	lockedCallAt := map[ssa.Instruction]bool{}
 	for _, op := range res.Ops(fn) {
 		if op.Deferred {
 			continue // runs at return, after everything else
 		}
 		switch op.Kind {
+		case ops.LockedCall:
+			if op.Handle != nil && res.InTx(op.Handle) {
+				lockedCallAt[op.Instr] = true
+				r.Report(report.Finding{
+					Pos:  op.Pos(),
+					Rule: "call",
+					Message: fmt.Sprintf("%s takes %s on the transaction it is given and then makes %s while the transaction holds it: every other writer of those rows waits on the remote service; "+
+						"make the call before the lock or after Commit, or write an outbox row in the transaction and send it after the commit",
+						op.Via, op.LockDesc, op.Desc),
+					// The lock is taken inside the helper, at this call.
+					Related: []analysis.RelatedInformation{{Pos: op.Pos(), Message: "the lock: " + op.LockDesc + " in " + op.Via}},
+				})
+			}
 		case ops.Lock:
 			if op.Handle != nil && res.InTx(op.Handle) {
 				locks = append(locks, op)
@@ -61,10 +75,14 @@ func check(r *report.Reporter, res *ops.Result, fn *ssa.Function) {
 		}
 	}
 	for _, call := range calls {
+		if lockedCallAt[call.Instr] {
+			continue // reported as a locked call
+		}
 		for _, lock := range locks {
-			if lock.Instr == call.Instr {
-				continue
-			}
+			// A helper that both locks and calls (in that order or not)
+			// holds its own lock across its call only when it runs
+			// again: Reaches from an instruction to itself follows a
+			// loop's back edge.
 			ended := func(instr ssa.Instruction) bool {
 				for _, end := range ends {
 					if end.Instr == instr && end.Handle == lock.Handle {

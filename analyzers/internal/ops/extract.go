@@ -2,6 +2,7 @@ package ops
 
 import (
 	"fmt"
+	"go/constant"
 	"go/types"
 	"strings"
 
@@ -23,8 +24,11 @@ type extractor struct {
 
 	summaries map[*ssa.Function]*Summary // same-package callees, memoised
 	ops       map[*ssa.Function][]*Op
-	rx        *requestExt // requests and retries (request.go, retry.go)
-	rowx      *rowExt     // lookups and inserts (rows.go)
+	// impls maps the methods of this package's interfaces that have one
+	// implementation in the package to it (soleImpls).
+	impls map[*types.Func]*ssa.Function
+	rx    *requestExt // requests and retries (request.go, retry.go)
+	rowx  *rowExt     // lookups and inserts (rows.go)
 }
 
 func newExtractor(imported func(*types.Func) *Summary, networkFuncs []string) *extractor {
@@ -79,6 +83,9 @@ func (e *extractor) classify(caller *ssa.Function, call ssa.CallInstruction) []*
 	}
 	callee := common.StaticCallee()
 	if callee == nil {
+		if common.IsInvoke() {
+			return e.invoke(call)
+		}
 		return nil
 	}
 	if obj, ok := callee.Object().(*types.Func); ok {
@@ -420,7 +427,36 @@ func (e *extractor) helper(call ssa.CallInstruction, callee *ssa.Function) []*Op
 	if obj, ok := fn.Object().(*types.Func); ok {
 		name = funcName(obj)
 	}
-	args := call.Common().Args
+	return applySummary(s, name, call.Common().Args)
+}
+
+// invoke applies, to a call of an interface method, the summary of the
+// method's one implementation (soleImpls): computed here for this
+// package's interfaces, else the fact the interface's package exported.
+func (e *extractor) invoke(call ssa.CallInstruction) []*Op {
+	common := call.Common()
+	m := common.Method
+	var s *Summary
+	name := funcName(m)
+	if fn := e.impls[m]; fn != nil {
+		s = e.summary(fn)
+		if obj, ok := fn.Object().(*types.Func); ok {
+			name = funcName(obj)
+		}
+	} else if e.imported != nil && m.Pkg() != nil {
+		s = e.imported(m)
+	}
+	if s == nil {
+		return nil
+	}
+	// Summaries count the receiver as parameter 0.
+	args := append([]ssa.Value{common.Value}, common.Args...)
+	return applySummary(s, name, args)
+}
+
+// applySummary turns a callee's summary into operations at a call whose
+// arguments, receiver first, are args.
+func applySummary(s *Summary, name string, args []ssa.Value) []*Op {
 	arg := func(i int) ssa.Value {
 		if i >= 0 && i < len(args) {
 			return args[i]
@@ -440,6 +476,14 @@ func (e *extractor) helper(call ssa.CallInstruction, callee *ssa.Function) []*Op
 	}
 	if s.Network != "" {
 		ops = append(ops, &Op{Kind: Network, Desc: s.Network, Via: name})
+	}
+	for _, c := range s.LockedCalls {
+		if g, ok := arg(c.Guard).(*ssa.Const); ok && c.Guard >= 0 && g.Value != nil && g.Value.Kind() == constant.Bool && constant.BoolVal(g.Value) != c.Want {
+			continue // the caller's constant skips the call
+		}
+		if h := arg(c.Param); h != nil {
+			ops = append(ops, &Op{Kind: LockedCall, Handle: Root(h), Desc: c.Call, LockDesc: c.Lock, Via: name})
+		}
 	}
 	for _, r := range s.TxRuns {
 		cb, _ := callbackFunc(arg(r.Callback))

@@ -65,6 +65,7 @@ func runFacts(pass *analysis.Pass) (any, error) {
 	e := newExtractor(facts.Imported, networkFuncs)
 	e.rx = newRequestExt(pass.TypesInfo, cfg, funcs)
 	facts.Funcs, facts.e = funcs, e
+	e.impls = soleImpls(pass.Pkg, funcs)
 	exported := false
 	for _, fn := range funcs {
 		obj, ok := fn.Object().(*types.Func)
@@ -73,6 +74,12 @@ func runFacts(pass *analysis.Pass) (any, error) {
 		}
 		if s := e.summary(fn); !s.empty() {
 			pass.ExportObjectFact(obj, s)
+			exported = true
+		}
+	}
+	for m, fn := range e.impls {
+		if s := e.summary(fn); !s.empty() {
+			pass.ExportObjectFact(m, s)
 			exported = true
 		}
 	}
@@ -171,4 +178,72 @@ func buildSSA(pass *analysis.Pass) []*ssa.Function {
 		}
 	}
 	return funcs
+}
+
+// soleImpls applies the one-implementation rule: for each interface type
+// declared in pkg that exactly one concrete type declared in pkg
+// implements (a generated gRPC XxxClient and its xxxClient stub, a
+// repository interface and its one store), it maps each method the
+// interface declares to the function implementing it.
+func soleImpls(pkg *types.Package, funcs []*ssa.Function) map[*types.Func]*ssa.Function {
+	byObj := map[*types.Func]*ssa.Function{}
+	for _, fn := range funcs {
+		if obj, ok := fn.Object().(*types.Func); ok && fn.Parent() == nil {
+			byObj[obj] = fn
+		}
+	}
+	var ifaces []*types.Named
+	var concrete []*types.Named
+	scope := pkg.Scope()
+	for _, name := range scope.Names() {
+		tn, ok := scope.Lookup(name).(*types.TypeName)
+		if !ok || tn.IsAlias() {
+			continue
+		}
+		named, ok := tn.Type().(*types.Named)
+		if !ok || named.TypeParams().Len() > 0 {
+			continue
+		}
+		if iface, ok := named.Underlying().(*types.Interface); ok {
+			if iface.NumMethods() > 0 && iface.IsMethodSet() {
+				ifaces = append(ifaces, named)
+			}
+			continue
+		}
+		concrete = append(concrete, named)
+	}
+	impls := map[*types.Func]*ssa.Function{}
+	for _, in := range ifaces {
+		iface := in.Underlying().(*types.Interface)
+		var impl types.Type
+		n := 0
+		for _, c := range concrete {
+			switch {
+			case types.Implements(c, iface):
+				impl = c
+				n++
+			case types.Implements(types.NewPointer(c), iface):
+				impl = types.NewPointer(c)
+				n++
+			}
+		}
+		if n != 1 {
+			continue
+		}
+		for i := 0; i < iface.NumMethods(); i++ {
+			m := iface.Method(i)
+			if m.Pkg() != pkg {
+				continue
+			}
+			obj, _, _ := types.LookupFieldOrMethod(impl, true, pkg, m.Name())
+			f, ok := obj.(*types.Func)
+			if !ok {
+				continue
+			}
+			if fn := byObj[f]; fn != nil {
+				impls[m] = fn
+			}
+		}
+	}
+	return impls
 }

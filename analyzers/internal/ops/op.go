@@ -30,6 +30,10 @@ const (
 	// callback's parameter CallbackTx (GORM Transaction, pgx.BeginFunc, a
 	// user-written WithTx).
 	TxRun
+	// LockedCall is a call of a helper that locks the handle Handle and
+	// then, before the end of its transaction, makes a network call
+	// itself: Desc names the call, LockDesc the lock.
+	LockedCall
 )
 
 func (k Kind) String() string {
@@ -44,6 +48,8 @@ func (k Kind) String() string {
 		return "end"
 	case TxRun:
 		return "tx-run"
+	case LockedCall:
+		return "locked-call"
 	}
 	return "?"
 }
@@ -72,6 +78,8 @@ type Op struct {
 	// Via is the helper whose summary gave the operation ("" when the
 	// operation is the library call itself), as "store.lockOrder".
 	Via string
+	// LockDesc names the lock of a LockedCall.
+	LockDesc string
 	// SQL is the statement, when the operation runs known SQL.
 	SQL *sqltext.Statement
 	// Row is the knowledge row of the library call, when there is one.

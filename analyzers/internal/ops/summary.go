@@ -2,6 +2,7 @@ package ops
 
 import (
 	"fmt"
+	"go/token"
 	"slices"
 	"strings"
 
@@ -26,6 +27,11 @@ type Summary struct {
 	// TxRuns are the func parameters the function calls inside a
 	// transaction (a user-written WithTx).
 	TxRuns []TxCallback
+	// LockedCalls are the network calls the function makes after
+	// locking the handle in a parameter and before that handle's
+	// transaction ends: in a caller that passes a transaction, the call
+	// holds the lock.
+	LockedCalls []ParamLockedCall
 	// Sends, Retries, Keys and FreshResult are the requests and retries
 	// (retryfacts.go): the non-idempotent requests it sends with where
 	// their key comes from, the func parameters it runs again while they
@@ -48,6 +54,18 @@ type Summary struct {
 	// SQLCUpdate is, for a sqlc-generated UPDATE method, its query
 	// (versioned.go).
 	SQLCUpdate *SQLCUpdateFact
+}
+
+// A ParamLockedCall is a network call (Call) made after a lock (Lock) on the
+// handle in parameter Param.
+type ParamLockedCall struct {
+	Param      int
+	Lock, Call string
+	// Guard is the bool parameter (-1: none) the call is made under,
+	// and Want the value it needs: a caller passing the other constant
+	// never makes the call.
+	Guard int
+	Want  bool
 }
 
 // A ParamLock is a lock a function takes on the handle in Param.
@@ -79,6 +97,9 @@ func (s *Summary) String() string {
 	for _, r := range s.TxRuns {
 		parts = append(parts, fmt.Sprintf("txrun(p%d tx=%d)", r.Callback, r.CallbackTx))
 	}
+	for _, c := range s.LockedCalls {
+		parts = append(parts, fmt.Sprintf("lockedcall(p%d: %s then %s)", c.Param, c.Lock, c.Call))
+	}
 	parts = append(parts, s.requestParts()...)
 	parts = append(parts, s.rowParts()...)
 	parts = append(parts, s.writeParts()...)
@@ -89,7 +110,7 @@ func (s *Summary) String() string {
 }
 
 func (s *Summary) empty() bool {
-	return s == nil || (len(s.Locks) == 0 && len(s.Ends) == 0 && s.Network == "" && len(s.TxRuns) == 0 &&
+	return s == nil || (len(s.Locks) == 0 && len(s.Ends) == 0 && s.Network == "" && len(s.TxRuns) == 0 && len(s.LockedCalls) == 0 &&
 		len(s.Sends) == 0 && len(s.Retries) == 0 && len(s.Keys) == 0 && !s.FreshResult &&
 		len(s.Lookups) == 0 && len(s.Inserts) == 0 && len(s.UniqueChecks) == 0 &&
 		len(s.ModelReads) == 0 && len(s.ModelWrites) == 0 &&
@@ -129,6 +150,7 @@ func summarise(fn *ssa.Function, ops []*Op) *Summary {
 		}
 	}
 	s.TxRuns = txRuns(fn, ops)
+	s.LockedCalls = lockedCalls(fn, ops)
 	if s.empty() {
 		return nil
 	}
@@ -218,4 +240,91 @@ func endsOnEveryPath(fn *ssa.Function, op *Op) bool {
 		}
 	}
 	return true
+}
+
+// lockedCalls finds the network calls fn makes after a lock on the handle
+// in one of its parameters, on some path that does not end that handle's
+// transaction first, and the calls of helpers that do so on a handle fn
+// was given.
+func lockedCalls(fn *ssa.Function, ops []*Op) []ParamLockedCall {
+	var out []ParamLockedCall
+	seen := map[int]bool{}
+	add := func(h ssa.Value, lock, call string, guard int, want bool) {
+		p, ok := h.(*ssa.Parameter)
+		if !ok {
+			return
+		}
+		i := paramIndex(fn, p)
+		if i < 0 || seen[i] {
+			return
+		}
+		seen[i] = true
+		out = append(out, ParamLockedCall{Param: i, Lock: lock, Call: call, Guard: guard, Want: want})
+	}
+	for _, op := range ops {
+		if op.Kind == LockedCall && !op.Deferred {
+			add(op.Handle, op.LockDesc, op.Evidence(), -1, false)
+		}
+	}
+	for _, lock := range ops {
+		if lock.Kind != Lock || lock.Deferred {
+			continue
+		}
+		if _, ok := lock.Handle.(*ssa.Parameter); !ok {
+			continue
+		}
+		ended := func(instr ssa.Instruction) bool {
+			for _, op := range ops {
+				if op.Kind == End && op.Instr == instr && op.Handle == lock.Handle {
+					return true
+				}
+			}
+			return false
+		}
+		for _, call := range ops {
+			if call.Kind != Network || call.Deferred || call.Instr == lock.Instr {
+				continue
+			}
+			if Reaches(lock.Instr, call.Instr, ended) {
+				g, want := boolGuard(fn, call.Instr)
+				add(lock.Handle, lock.Evidence(), call.Evidence(), g, want)
+				break
+			}
+		}
+	}
+	return out
+}
+
+// boolGuard returns the bool parameter of fn that instr runs only under
+// (if p { ... } or if !p { ... } dominating instr), and the value it
+// needs; -1 if none.
+func boolGuard(fn *ssa.Function, instr ssa.Instruction) (int, bool) {
+	b := instr.Block()
+	for d := b; d != nil; d = d.Idom() {
+		idom := d.Idom()
+		if idom == nil || len(idom.Instrs) == 0 {
+			break
+		}
+		ifi, ok := idom.Instrs[len(idom.Instrs)-1].(*ssa.If)
+		if !ok || len(d.Preds) != 1 {
+			continue
+		}
+		cond, want := ifi.Cond, true
+		if u, ok := cond.(*ssa.UnOp); ok && u.Op == token.NOT {
+			cond, want = u.X, false
+		}
+		p, ok := cond.(*ssa.Parameter)
+		if !ok {
+			continue
+		}
+		i := paramIndex(fn, p)
+		if i < 0 {
+			continue
+		}
+		if d == idom.Succs[0] {
+			return i, want
+		}
+		return i, !want
+	}
+	return -1, false
 }

@@ -202,7 +202,46 @@ func IsTx(root ssa.Value) bool {
 			}
 		}
 	}
-	return handleRole(root.Type()) == knowledge.TxHandle
+	if t, ok := root.Type().(*types.Tuple); ok {
+		// A helper that begins a transaction and returns it (a logging
+		// wrapper's Beginx returning its own Tx type).
+		if _, isCall := root.(*ssa.Call); isCall {
+			for i := 0; i < t.Len(); i++ {
+				if isTxType(t.At(i).Type(), 0) {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	return isTxType(root.Type(), 0)
+}
+
+// isTxType reports whether t is a transaction type of the tables, or a
+// struct that embeds one (a wrapper: type TxLogger struct{ *sqlx.Tx }).
+func isTxType(t types.Type, depth int) bool {
+	if handleRole(t) == knowledge.TxHandle {
+		return true
+	}
+	if depth > 2 {
+		return false
+	}
+	if p, ok := types.Unalias(t).(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	if _, ok := types.Unalias(t).(*types.Named); !ok {
+		return false
+	}
+	st, ok := t.Underlying().(*types.Struct)
+	if !ok {
+		return false
+	}
+	for i := 0; i < st.NumFields(); i++ {
+		if f := st.Field(i); f.Embedded() && isTxType(f.Type(), depth+1) {
+			return true
+		}
+	}
+	return false
 }
 
 // handleRole returns the role of a handle type from the tables, or the
