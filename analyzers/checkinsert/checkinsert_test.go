@@ -12,16 +12,17 @@ import (
 )
 
 var fixtures = []string{
-	"./checkinsert/signup",   // handlers and services over a database/sql repository in another package
-	"./checkinsert/inline",   // database/sql, sqlx and pgx in one function; transactions and locks
-	"./checkinsert/rewards",  // pgx with a payout between lookup and insert
-	"./checkinsert/gormtags", // GORM FirstOrCreate
-	"./checkinsert/sqlcuse",  // sqlc's generated pgx queries in another package
-	"./checkinsert/gormsvc",  // GORM First, Take, Count and Create, through a repository in another package
-	"./checkinsert/entsvc",   // ent's generated client (Exist, Only, Count; Create, OnConflictColumns)
-	"./checkinsert/bunsvc",   // bun Scan, Exists and Count; NewInsert with On
-	"./checkinsert/gormgen",  // GORM generics: gorm.G[T](db) First and Create
-	"./checkinsert/ddlkeys",  // unique keys from a configured DDL file, in the message
+	"./checkinsert/signup",     // handlers and services over a database/sql repository in another package
+	"./checkinsert/inline",     // database/sql, sqlx and pgx in one function; transactions and locks
+	"./checkinsert/rewards",    // pgx with a payout between lookup and insert
+	"./checkinsert/gormtags",   // GORM FirstOrCreate
+	"./checkinsert/sqlcuse",    // sqlc's generated pgx queries in another package
+	"./checkinsert/gormsvc",    // GORM First, Take, Count and Create, through a repository in another package
+	"./checkinsert/entsvc",     // ent's generated client (Exist, Only, Count; Create, OnConflictColumns)
+	"./checkinsert/bunsvc",     // bun Scan, Exists and Count; NewInsert with On
+	"./checkinsert/gormgen",    // GORM generics: gorm.G[T](db) First and Create
+	"./checkinsert/ddlkeys",    // unique keys from a configured DDL file, in the message
+	"./checkinsert/categories", // a create helper taking a request struct; unique violations recognised by the driver's message
 }
 
 func Test(t *testing.T) {
@@ -59,5 +60,5 @@ func TestRelated(t *testing.T) {
 			}
 		}
 	}
-	assert.Equal(t, map[string]int{"checkinsert/race": 29, "checkinsert/effect-before-claim": 2, "checkinsert/firstorcreate": 1}, counts)
+	assert.Equal(t, map[string]int{"checkinsert/race": 31, "checkinsert/effect-before-claim": 2, "checkinsert/firstorcreate": 1}, counts)
 }

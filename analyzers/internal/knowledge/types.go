@@ -1,6 +1,9 @@
 package knowledge
 
-import "go/types"
+import (
+	"go/types"
+	"strings"
+)
 
 // A TypeRole is what a library type means to the analyzers.
 type TypeRole uint8
@@ -81,6 +84,39 @@ func CodeMeaning(value string) ErrMeaning {
 	for _, c := range Codes {
 		if c.Value == value {
 			return c.Meaning
+		}
+	}
+	return NoMeaning
+}
+
+// A Message is a fragment of the text a driver's error formats for an
+// error with a meaning: code that compares err.Error() with it, or looks
+// for it in the text, tests for that error.
+type Message struct {
+	Fragment string
+	Meaning  ErrMeaning
+}
+
+// Messages are the driver error texts every err.Error() is compared against.
+var Messages = []Message{
+	{"duplicate key value violates unique constraint", UniqueViolation}, // PostgreSQL (lib/pq, pgx)
+	{"Duplicate entry", UniqueViolation},                                // MySQL ER_DUP_ENTRY
+	{"UNIQUE constraint failed", UniqueViolation},                       // SQLite
+	{"SQLSTATE 23505", UniqueViolation},                                 // pgx's PgError.Error()
+	{"could not serialize access", SerializationFailure},                // PostgreSQL 40001
+}
+
+// MessageMeaning returns the meaning of a constant compared with an
+// error's text: the meaning of the fragment it contains (an exact
+// comparison with a whole message) or is part of (strings.Contains with
+// a part of one), when that part is long enough to say which error it
+// is; NoMeaning otherwise.
+func MessageMeaning(text string) ErrMeaning {
+	text = strings.ToLower(text)
+	for _, m := range Messages {
+		f := strings.ToLower(m.Fragment)
+		if strings.Contains(text, f) || (len(text) >= 9 && strings.Contains(f, text)) {
+			return m.Meaning
 		}
 	}
 	return NoMeaning

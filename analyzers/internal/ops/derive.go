@@ -31,6 +31,13 @@ func DerivedFrom(v ssa.Value, match func(addr ssa.Value) bool) *ssa.UnOp {
 		switch x := v.(type) {
 		case *ssa.UnOp:
 			if x.Op == token.MUL {
+				if val := lastStore(x); val != nil {
+					// The load reads what the code stored just
+					// before it, not what a read wrote earlier
+					// (if s == "" { s = newCode(); write(s) }).
+					work = append(work, val)
+					continue
+				}
 				if match(x.X) {
 					return x
 				}
@@ -111,4 +118,46 @@ func SameAddr(a, b ssa.Value) bool {
 		return fa.Field == fb.Field && SameAddr(fa.X, fb.X)
 	}
 	return false
+}
+
+// maxStoreScan bounds the instructions lastStore looks back over.
+const maxStoreScan = 64
+
+// lastStore returns the value that load certainly reads: the value of a
+// store to the same local address found by walking back from the load
+// through its block and single predecessors, with no call in between
+// (which may write it). Nil when there is none.
+func lastStore(load *ssa.UnOp) ssa.Value {
+	addr := load.X
+	switch addr.(type) {
+	case *ssa.Alloc, *ssa.FieldAddr:
+	default:
+		return nil
+	}
+	b := load.Block()
+	if b == nil {
+		return nil
+	}
+	i := indexOf(b, load)
+	for steps := 0; b != nil && steps < maxStoreScan; {
+		for i--; i >= 0 && steps < maxStoreScan; i-- {
+			steps++
+			switch x := b.Instrs[i].(type) {
+			case *ssa.Store:
+				if SameAddr(x.Addr, addr) {
+					return x.Val
+				}
+			case ssa.CallInstruction:
+				// Any call may write the local through a
+				// pointer it was given earlier (Scan(&v)).
+				return nil
+			}
+		}
+		if len(b.Preds) != 1 {
+			return nil
+		}
+		b = b.Preds[0]
+		i = len(b.Instrs)
+	}
+	return nil
 }

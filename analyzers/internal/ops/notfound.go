@@ -435,6 +435,9 @@ func (e *extractor) ChecksUnique(fn *ssa.Function, err ssa.Value) bool {
 							}
 						}
 					}
+					if uniqueText(x.X, x.Y, from) || uniqueText(x.Y, x.X, from) {
+						checked = true
+					}
 				}
 			case ssa.CallInstruction:
 				common := x.Common()
@@ -460,6 +463,12 @@ func (e *extractor) ChecksUnique(fn *ssa.Function, err ssa.Value) bool {
 							}
 						}
 					}
+					continue
+				}
+				if callee != nil && callee.Pkg != nil && callee.Pkg.Pkg.Path() == "strings" && len(common.Args) == 2 &&
+					uniqueText(common.Args[0], common.Args[1], from) {
+					// strings.Contains(err.Error(), "duplicate key") and the like.
+					checked = true
 					continue
 				}
 				if row := errorCheckRow(common); row != nil && row.Meaning == knowledge.UniqueViolation {
@@ -497,6 +506,42 @@ func (e *extractor) ChecksUnique(fn *ssa.Function, err ssa.Value) bool {
 		}
 	}
 	return checked || (asDBError && codeCompared)
+}
+
+// uniqueText reports whether text is err's message (err.Error(), perhaps
+// case-folded) and c a constant naming the driver's unique-violation
+// text: the check a program makes when it has no driver error type to
+// test.
+func uniqueText(text, c ssa.Value, from func(ssa.Value) bool) bool {
+	k, ok := knowledge.Unwrap(c).(*ssa.Const)
+	if !ok || k.Value == nil || k.Value.Kind() != constant.String ||
+		knowledge.MessageMeaning(constant.StringVal(k.Value)) != knowledge.UniqueViolation {
+		return false
+	}
+	return isErrText(text, from, 0)
+}
+
+func isErrText(v ssa.Value, from func(ssa.Value) bool, depth int) bool {
+	call, ok := knowledge.Unwrap(v).(*ssa.Call)
+	if !ok || depth > 2 {
+		return false
+	}
+	common := call.Common()
+	if common.IsInvoke() {
+		return common.Method.Name() == "Error" && len(common.Args) == 0 && from(common.Value)
+	}
+	callee := common.StaticCallee()
+	if callee == nil || len(common.Args) != 1 {
+		return false
+	}
+	if callee.Pkg != nil && callee.Pkg.Pkg.Path() == "strings" {
+		switch callee.Name() {
+		case "ToLower", "ToUpper", "TrimSpace":
+			return isErrText(common.Args[0], from, depth+1)
+		}
+		return false
+	}
+	return callee.Name() == "Error" && callee.Signature.Recv() != nil && from(common.Args[0])
 }
 
 // sameErr reports whether v is the error err, through conversions and

@@ -505,11 +505,12 @@ func sqlcRow(call ssa.CallInstruction, callee *ssa.Function, q *knowledge.SQLCQu
 // v (a composite literal built in a local), or a synthetic key for the
 // field when the stores are not visible.
 func fieldValue(v ssa.Value, name string) ssa.Value {
-	load, ok := v.(*ssa.UnOp)
-	if !ok {
-		return nil
+	// A struct value loaded from a local, or a pointer to a local
+	// (&Request{Title: t}).
+	alloc, ok := v.(*ssa.Alloc)
+	if load, isLoad := v.(*ssa.UnOp); isLoad && load.Op == token.MUL {
+		alloc, ok = load.X.(*ssa.Alloc)
 	}
-	alloc, ok := load.X.(*ssa.Alloc)
 	if !ok {
 		return nil
 	}
