@@ -261,11 +261,16 @@ func checkFirstOrCreate(r *report.Reporter, res *ops.Result, sch *schema.Schema,
 		return
 	}
 	table := ""
+	var dest ssa.Value
 	if site, ok := knowledge.Resolve(op.Instr.Common()); ok {
-		if dest := site.RoleArg(knowledge.Dest); dest != nil {
-			if ptr, ok := knowledge.Unwrap(dest).Type().Underlying().(*types.Pointer); ok {
+		if dest = site.RoleArg(knowledge.Dest); dest != nil {
+			dest = knowledge.Unwrap(dest)
+			if ptr, ok := dest.Type().Underlying().(*types.Pointer); ok {
 				if t, ok := sch.Table(ptr.Elem()); ok {
 					table = " on " + t
+					if r := resolve(sch, op); r != nil && len(r.Keys) > 0 && sch.Unique(t, r.KeyColumns()...) == schema.Yes && savedAfter(op, dest) {
+						return
+					}
 				}
 			}
 		}
@@ -277,6 +282,34 @@ func checkFirstOrCreate(r *report.Reporter, res *ops.Result, sch *schema.Schema,
 			"and with a unique key the second gets an error instead of the row; catch gorm.ErrDuplicatedKey (TranslateError) and read the row again, "+
 			"or create with Clauses(clause.OnConflict{DoNothing: true}) and then read it", table),
 	})
+}
+
+// savedAfter reports whether the outcome of a FirstOrCreate into dest is
+// discarded and dest is then written whole with Save. With a unique key,
+// the caller that loses the race gets a duplicate-key error it never
+// reads, and its Save writes the row either way (an upsert in two steps):
+// the race changes nothing.
+func savedAfter(op *ops.RowOp, dest ssa.Value) bool {
+	call, ok := op.Instr.(*ssa.Call)
+	if !ok || (call.Referrers() != nil && len(*call.Referrers()) > 0) {
+		return false
+	}
+	for _, b := range call.Parent().Blocks {
+		for _, instr := range b.Instrs {
+			c, ok := instr.(ssa.CallInstruction)
+			if !ok || c == op.Instr {
+				continue
+			}
+			site, ok := knowledge.Resolve(c.Common())
+			if !ok || site.Row == nil || site.Row.Kind != knowledge.Save {
+				continue
+			}
+			if m := site.RoleArg(knowledge.Model); m != nil && knowledge.Unwrap(m) == dest && ops.Reaches(op.Instr, c, nil) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // lowerFirst lowercases the first letter of s unless a word in capitals

@@ -71,6 +71,26 @@ func gormRow(site knowledge.Site) *RowOp {
 	return op
 }
 
+// firstOrCreateKeys fills in the model and the keys of a FirstOrCreate
+// from its inline conditions and the Where calls before it, when they are
+// understood; the operation is reported either way, so a key not
+// understood is only left out.
+func firstOrCreateKeys(op *RowOp, site knowledge.Site) {
+	op.Model = modelType(site.RoleArg(knowledge.Dest))
+	if op.Model == nil {
+		return
+	}
+	if i, ok := site.Row.Param(knowledge.Cond); ok {
+		if conds, ok := site.Variadic(i); !ok || !gormConds(op, conds) {
+			op.Keys = nil
+			return
+		}
+	}
+	if !gormChain(op, site.Receiver()) {
+		op.Keys = nil
+	}
+}
+
 // gormConds adds the keys of inline conditions: a SQL fragment and its
 // binds, or a struct. False when they are not understood.
 func gormConds(op *RowOp, conds []ssa.Value) bool {

@@ -361,7 +361,9 @@ func (e *extractor) libraryRow(call ssa.CallInstruction, site knowledge.Site) []
 		if recv := site.Receiver(); recv != nil {
 			h = Root(recv)
 		}
-		return []*RowOp{{Kind: LookupOrInsert, Lib: "gorm", Handle: h, NilResult: -1, lib: true, Desc: calleeName(site)}}
+		op := &RowOp{Kind: LookupOrInsert, Lib: "gorm", Handle: h, NilResult: -1, lib: true, Desc: calleeName(site)}
+		firstOrCreateKeys(op, site)
+		return []*RowOp{op}
 	}
 	return nil
 }
