@@ -62,3 +62,15 @@ var netHTTP = library{
 		{Func: method(netPkg, "Dialer", "DialContext"), Kind: Dial, Params: []Param{p(2, URL)}},
 	},
 }
+
+// BodyKeyFields are the JSON fields through which APIs take an
+// idempotency key in the request body rather than in a header: a
+// retried request that carries the same value there is deduplicated by
+// the receiver.
+var BodyKeyFields = map[string]string{
+	"dedup_key":       "PagerDuty Events API v2",
+	"idempotency_key": "Square and others",
+	"idempotencyKey":  "camelCase APIs",
+	"ClientToken":     "AWS JSON APIs",
+	"client_token":    "AWS and others",
+}

@@ -290,6 +290,9 @@ func (e *extractor) keyOf(fn *ssa.Function, roots, clients []ssa.Value) (k keyIn
 			if site, ok := knowledge.Resolve(x.Common()); !ok || !knowledge.Covered(site.Func.Pkg) {
 				opaque = true
 			}
+			if src, ok := bodyKey(e, x); ok {
+				k.sets = append(k.sets, src)
+			}
 		case *ssa.Parameter:
 			k.caller = true
 		default:
