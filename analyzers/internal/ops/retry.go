@@ -528,7 +528,10 @@ func reachesBackEdge(fail []branchEdge, body map[*ssa.BasicBlock]bool, h *ssa.Ba
 				continue
 			}
 			seen[x] = true
-			for _, y := range x.Succs {
+			for i, y := range x.Succs {
+				if onRejection(x, i) {
+					continue
+				}
 				if y == h {
 					return true
 				}
@@ -537,6 +540,41 @@ func reachesBackEdge(fail []branchEdge, body map[*ssa.BasicBlock]bool, h *ssa.Ba
 		}
 	}
 	return false
+}
+
+// rejectionStatuses are the HTTP statuses with which a server says it did
+// not perform a request: a retry taken only on one of them repeats a
+// request whose outcome is known, not one whose response was lost.
+var rejectionStatuses = map[int64]bool{409: true, 423: true, 425: true, 429: true, 503: true}
+
+// onRejection reports whether the i'th successor of b is taken only when
+// an integer equals a rejection status (if code == http.StatusConflict,
+// or the false side of code != 409).
+func onRejection(b *ssa.BasicBlock, i int) bool {
+	if len(b.Instrs) == 0 || len(b.Succs) != 2 {
+		return false
+	}
+	ifInstr, ok := b.Instrs[len(b.Instrs)-1].(*ssa.If)
+	if !ok {
+		return false
+	}
+	cond, ok := ifInstr.Cond.(*ssa.BinOp)
+	if !ok || (cond.Op != token.EQL && cond.Op != token.NEQ) {
+		return false
+	}
+	c, ok := cond.Y.(*ssa.Const)
+	if !ok {
+		c, ok = cond.X.(*ssa.Const)
+	}
+	if !ok || c.Value == nil || c.Value.Kind() != constant.Int {
+		return false
+	}
+	n, exact := constant.Int64Val(c.Value)
+	if !exact || !rejectionStatuses[n] {
+		return false
+	}
+	// Succs[0] is the true side.
+	return (cond.Op == token.EQL) == (i == 0)
 }
 
 // leavesLoop reports whether some success edge inside the loop leads out
