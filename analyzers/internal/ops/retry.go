@@ -458,7 +458,7 @@ func (e *extractor) loopRetry(call ssa.CallInstruction) *construct {
 		if !body[call.Block()] || li.perItem[h] {
 			continue
 		}
-		if !reachesBackEdge(fail, body, h) || !leavesLoop(succ, body, h) {
+		if !reachesBackEdge(fail, body, h) || !leavesLoop(succ, body, h) || repeatsOnSuccess(succ, fail, body, h) {
 			continue
 		}
 		pos := li.pos[h]
@@ -575,6 +575,75 @@ func onRejection(b *ssa.BasicBlock, i int) bool {
 	}
 	// Succs[0] is the true side.
 	return (cond.Op == token.EQL) == (i == 0)
+}
+
+// repeatsOnSuccess reports whether a success edge leads back to the loop's
+// header without passing a failure edge: the loop sends the request again
+// after it succeeded (polling until a job finishes), so the program treats
+// it as safe to repeat, a read sent with POST; it is not retrying a
+// failure.
+func repeatsOnSuccess(succ, fail []branchEdge, body map[*ssa.BasicBlock]bool, h *ssa.BasicBlock) bool {
+	failing := map[branchEdge]bool{}
+	for _, e := range fail {
+		failing[e] = true
+	}
+	for _, e := range succ {
+		if !body[e.from] {
+			continue
+		}
+		if e.to == h {
+			return true
+		}
+		seen := map[*ssa.BasicBlock]bool{}
+		queue := []*ssa.BasicBlock{e.to}
+		for len(queue) > 0 {
+			x := queue[0]
+			queue = queue[1:]
+			if seen[x] || !body[x] || ends(x) {
+				continue
+			}
+			seen[x] = true
+			succs := x.Succs
+			if ok := nilErrorSucc(x); ok != nil {
+				// Another result is checked (a decode after the
+				// send): only its success goes on succeeding.
+				succs = []*ssa.BasicBlock{ok}
+			}
+			for _, y := range succs {
+				if failing[branchEdge{x, y}] {
+					continue
+				}
+				if y == h {
+					return true
+				}
+				queue = append(queue, y)
+			}
+		}
+	}
+	return false
+}
+
+// nilErrorSucc returns, when b ends by comparing an error with nil, the
+// successor taken when the error is nil; nil otherwise.
+func nilErrorSucc(b *ssa.BasicBlock) *ssa.BasicBlock {
+	if len(b.Instrs) == 0 || len(b.Succs) != 2 {
+		return nil
+	}
+	ifInstr, ok := b.Instrs[len(b.Instrs)-1].(*ssa.If)
+	if !ok {
+		return nil
+	}
+	cond, ok := ifInstr.Cond.(*ssa.BinOp)
+	if !ok || (cond.Op != token.EQL && cond.Op != token.NEQ) {
+		return nil
+	}
+	if !(isNilConst(cond.X) && isErrorResult(cond.Y.Type())) && !(isNilConst(cond.Y) && isErrorResult(cond.X.Type())) {
+		return nil
+	}
+	if cond.Op == token.EQL {
+		return b.Succs[0]
+	}
+	return b.Succs[1]
 }
 
 // leavesLoop reports whether some success edge inside the loop leads out
