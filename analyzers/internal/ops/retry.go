@@ -603,6 +603,11 @@ func repeatsOnSuccess(succ, fail []branchEdge, body map[*ssa.BasicBlock]bool, h 
 				continue
 			}
 			seen[x] = true
+			if makesError(x) {
+				// The program calls this outcome an error
+				// (errcode != 0: lastErr = fmt.Errorf(...)).
+				continue
+			}
 			succs := x.Succs
 			if ok := nilErrorSucc(x); ok != nil {
 				// Another result is checked (a decode after the
@@ -617,6 +622,25 @@ func repeatsOnSuccess(succ, fail []branchEdge, body map[*ssa.BasicBlock]bool, h 
 					return true
 				}
 				queue = append(queue, y)
+			}
+		}
+	}
+	return false
+}
+
+// makesError reports whether b makes a new error value: fmt.Errorf,
+// errors.New or errors.Join, or a value of a type of its own converted to
+// error.
+func makesError(b *ssa.BasicBlock) bool {
+	for _, instr := range b.Instrs {
+		switch x := instr.(type) {
+		case *ssa.Call:
+			if isFunc(x, "fmt", "Errorf") || isFunc(x, "errors", "New") || isFunc(x, "errors", "Join") {
+				return true
+			}
+		case *ssa.MakeInterface:
+			if isErrorResult(x.Type()) {
+				return true
 			}
 		}
 	}
