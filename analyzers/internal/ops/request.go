@@ -345,7 +345,7 @@ func (e *extractor) librarySend(fn *ssa.Function, call ssa.CallInstruction, site
 	if s.method == "" && s.methodParam == nil && s.reqParam == nil {
 		return nil
 	}
-	s.nonIdem = isNonIdempotent(s.method) && (!s.stripe || stripeMutates(row.Func))
+	s.nonIdem = isNonIdempotent(s.method) && (!s.stripe || stripeMutates(row.Func)) && !asksEventStream(fn, roots)
 	if s.stripe && !stripeMutates(row.Func) {
 		return nil
 	}
