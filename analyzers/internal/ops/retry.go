@@ -458,7 +458,7 @@ func (e *extractor) loopRetry(call ssa.CallInstruction) *construct {
 		if !body[call.Block()] || li.perItem[h] {
 			continue
 		}
-		if !reachesBackEdge(fail, body, h) || !leavesLoop(succ, body, h) || repeatsOnSuccess(succ, fail, body, h) {
+		if !reachesBackEdge(fail, errValues(call), body, h) || !leavesLoop(succ, body, h) || repeatsOnSuccess(succ, fail, body, h) {
 			continue
 		}
 		pos := li.pos[h]
@@ -511,7 +511,7 @@ func ends(b *ssa.BasicBlock) bool {
 
 // reachesBackEdge reports whether some failure edge inside the loop leads
 // to the loop's back edge without passing its header.
-func reachesBackEdge(fail []branchEdge, body map[*ssa.BasicBlock]bool, h *ssa.BasicBlock) bool {
+func reachesBackEdge(fail []branchEdge, errs map[ssa.Value]bool, body map[*ssa.BasicBlock]bool, h *ssa.BasicBlock) bool {
 	for _, e := range fail {
 		if !body[e.from] {
 			continue
@@ -528,8 +528,9 @@ func reachesBackEdge(fail []branchEdge, body map[*ssa.BasicBlock]bool, h *ssa.Ba
 				continue
 			}
 			seen[x] = true
+			unclassified := classifiedFalse(x, errs)
 			for i, y := range x.Succs {
-				if onRejection(x, i) {
+				if onRejection(x, i) || (unclassified >= 0 && i != unclassified) {
 					continue
 				}
 				if y == h {
@@ -540,6 +541,56 @@ func reachesBackEdge(fail []branchEdge, body map[*ssa.BasicBlock]bool, h *ssa.Ba
 		}
 	}
 	return false
+}
+
+// errValues returns the error result of call and the values it flows
+// into (phis, conversions).
+func errValues(call ssa.CallInstruction) map[ssa.Value]bool {
+	out := map[ssa.Value]bool{}
+	v := call.Value()
+	if v == nil {
+		return out
+	}
+	errs, _ := resultValues(v)
+	for _, e := range carriers(errs) {
+		out[e] = true
+	}
+	return out
+}
+
+// classifiedFalse returns, when b ends by branching on a call given the
+// send's error (isUnauthorized(err), errors.Is(err, ErrBusy)), the index
+// of the successor taken when that call says false; -1 otherwise. A
+// retry taken only when such a check says true retries the errors it
+// picks, not every failure: whether a lost response is among them is not
+// known, so the path is not counted as retrying one.
+func classifiedFalse(b *ssa.BasicBlock, errs map[ssa.Value]bool) int {
+	if len(errs) == 0 || len(b.Instrs) == 0 || len(b.Succs) != 2 {
+		return -1
+	}
+	ifInstr, ok := b.Instrs[len(b.Instrs)-1].(*ssa.If)
+	if !ok {
+		return -1
+	}
+	cond, falseSide := ifInstr.Cond, 1
+	if not, ok := cond.(*ssa.UnOp); ok && not.Op == token.NOT {
+		cond, falseSide = not.X, 0
+	}
+	call, ok := cond.(*ssa.Call)
+	if !ok {
+		return -1
+	}
+	common := call.Common()
+	args := common.Args
+	if common.IsInvoke() {
+		args = append([]ssa.Value{common.Value}, args...)
+	}
+	for _, a := range args {
+		if errs[a] || errs[knowledge.Unwrap(a)] {
+			return falseSide
+		}
+	}
+	return -1
 }
 
 // rejectionStatuses are the HTTP statuses with which a server says it did
