@@ -577,20 +577,73 @@ func classifiedFalse(b *ssa.BasicBlock, errs map[ssa.Value]bool) int {
 		cond, falseSide = not.X, 0
 	}
 	call, ok := cond.(*ssa.Call)
-	if !ok {
+	if !ok || !picksAnswer(call, 0) {
 		return -1
 	}
-	common := call.Common()
-	args := common.Args
-	if common.IsInvoke() {
-		args = append([]ssa.Value{common.Value}, args...)
-	}
-	for _, a := range args {
+	for _, a := range call.Common().Args {
 		if errs[a] || errs[knowledge.Unwrap(a)] {
 			return falseSide
 		}
 	}
 	return -1
+}
+
+// picksAnswer reports whether call tests an error for an answer the
+// server gave, as the program represents it: errors.Is with a sentinel of
+// the program's own, errors.As into an error type of its own, or a
+// function of the program that does one of these. Tests for the standard
+// library's errors (a timeout, context.DeadlineExceeded, io.EOF), which
+// a lost response produces, are not.
+func picksAnswer(call *ssa.Call, depth int) bool {
+	callee := call.Common().StaticCallee()
+	if callee == nil || callee.Pkg == nil {
+		return false
+	}
+	args := call.Common().Args
+	if callee.Pkg.Pkg.Path() == "errors" && len(args) == 2 {
+		switch callee.Name() {
+		case "Is":
+			g := globalOf(args[1])
+			return g != nil && g.Pkg != nil && !isStdPath(g.Pkg.Pkg.Path())
+		case "As":
+			ptr, ok := knowledge.Unwrap(args[1]).Type().(*types.Pointer)
+			if !ok {
+				return false
+			}
+			t := ptr.Elem()
+			if p, ok := t.(*types.Pointer); ok {
+				t = p.Elem()
+			}
+			named, ok := t.(*types.Named)
+			return ok && named.Obj().Pkg() != nil && !isStdPath(named.Obj().Pkg().Path())
+		}
+		return false
+	}
+	if depth > 0 || isStdPath(callee.Pkg.Pkg.Path()) || len(callee.Blocks) == 0 {
+		return false
+	}
+	picks := false
+	for _, b := range callee.Blocks {
+		for _, instr := range b.Instrs {
+			c, ok := instr.(*ssa.Call)
+			if !ok {
+				continue
+			}
+			if f := c.Common().StaticCallee(); f != nil && f.Pkg != nil && f.Pkg.Pkg.Path() == "errors" && (f.Name() == "Is" || f.Name() == "As") {
+				if !picksAnswer(c, depth+1) {
+					return false
+				}
+				picks = true
+			}
+		}
+	}
+	return picks
+}
+
+// isStdPath reports whether path is a standard library package's.
+func isStdPath(path string) bool {
+	first, _, _ := strings.Cut(path, "/")
+	return !strings.Contains(first, ".")
 }
 
 // rejectionStatuses are the HTTP statuses with which a server says it did
