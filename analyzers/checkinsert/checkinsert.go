@@ -85,7 +85,7 @@ func check(r *report.Reporter, res *ops.Result, sch *schema.Schema, fn *ssa.Func
 			if in.Conflict.Covers(key) || in.HandlesUnique || res.ChecksUnique(fn, ops.ErrOf(in.Instr)) {
 				continue
 			}
-			if protected(res, fnOps, lk) {
+			if protected(res, fn, lk) {
 				continue
 			}
 			if effect := sideEffect(fnOps, lk, in, branch); effect != nil {
@@ -166,19 +166,10 @@ func notFoundBranch(res *ops.Result, lk, in *ops.RowOp) *ssa.BasicBlock {
 
 // protected reports whether the lookup runs in a SERIALIZABLE
 // transaction, or after a lock taken in its transaction.
-func protected(res *ops.Result, fnOps []*ops.Op, lk *ops.RowOp) bool {
-	if lk.Handle == nil || !res.InTx(lk.Handle) {
-		return false
-	}
-	if ops.Serializable(lk.Handle) {
-		return true
-	}
-	for _, op := range fnOps {
-		if op.Kind == ops.Lock && op.Handle == lk.Handle && op.Instr != lk.Instr && ops.Reaches(op.Instr, lk.Instr, nil) {
-			return true
-		}
-	}
-	return false
+func protected(res *ops.Result, fn *ssa.Function, lk *ops.RowOp) bool {
+	// The lookup's own FOR UPDATE does not count: it locks no row when
+	// there is none, and that is the case that inserts.
+	return res.Protection(fn, lk.Handle, lk.Instr, func(op *ops.Op) bool { return op.Instr != lk.Instr }) != ops.Unprotected
 }
 
 // sideEffect returns a network call made on the found-nothing branch

@@ -60,7 +60,6 @@ func check(pass *analysis.Pass, r *report.Reporter, res *ops.Result, sch *schema
 		return
 	}
 	writes := res.ColumnWrites(fn)
-	fnOps := res.Ops(fn)
 	reported := map[ssa.CallInstruction]bool{}
 	for _, w := range writes {
 		if w.Guarded || reported[w.Instr] || pinsVersion(w, versionColumn) {
@@ -74,7 +73,7 @@ func check(pass *analysis.Pass, r *report.Reporter, res *ops.Result, sch *schema
 			if load == nil {
 				continue
 			}
-			if versioned(sch, rd, w) || protected(res, fnOps, rd, w) {
+			if versioned(sch, rd, w) || protected(res, fn, rd, w) {
 				continue
 			}
 			if b := load.Block(); b != nil && !ops.Reaches(rd.Instr, load, nil) {
@@ -200,22 +199,9 @@ func versioned(sch *schema.Schema, rd *ops.ColumnRead, w *ops.ColumnWrite) bool 
 
 // protected reports whether the read runs in a SERIALIZABLE transaction,
 // or took (or runs after) a row lock in its transaction.
-func protected(res *ops.Result, fnOps []*ops.Op, rd *ops.ColumnRead, w *ops.ColumnWrite) bool {
-	if rd.Handle == nil || !res.InTx(rd.Handle) {
-		return false
-	}
-	if ops.Serializable(rd.Handle) || res.SerializableCallback(rd.Handle) {
-		return true
-	}
-	for _, op := range fnOps {
-		if op.Kind != ops.Lock || op.Handle != rd.Handle || op.Instr == w.Instr {
-			continue
-		}
-		if op.Instr == rd.Instr || ops.Reaches(op.Instr, rd.Instr, nil) {
-			return true
-		}
-	}
-	return false
+func protected(res *ops.Result, fn *ssa.Function, rd *ops.ColumnRead, w *ops.ColumnWrite) bool {
+	// The read's own FOR UPDATE counts; the write's row lock does not.
+	return res.Protection(fn, rd.Handle, rd.Instr, func(op *ops.Op) bool { return op.Instr != w.Instr }) != ops.Unprotected
 }
 
 func fieldOf(fa *ssa.FieldAddr) *types.Var {

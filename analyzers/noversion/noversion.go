@@ -297,23 +297,13 @@ func containsFold(list []string, s string) bool {
 // taken on the same handle in the same function (SELECT ... FOR UPDATE,
 // a locking helper), or in a SERIALIZABLE transaction.
 func locked(res *ops.Result, w *write) bool {
-	h := w.u.Handle
-	if h == nil || !res.InTx(h) {
-		return false
-	}
-	if ops.Serializable(h) {
-		return true
-	}
-	for _, op := range res.Ops(w.fn) {
-		if op.Kind != ops.Lock || op.Handle != h || op.Instr == w.u.Instr || !ops.Reaches(op.Instr, w.u.Instr, nil) {
-			continue
+	return res.Protection(w.fn, w.u.Handle, w.u.Instr, func(op *ops.Op) bool {
+		if op.Instr == w.u.Instr {
+			return false
 		}
-		if op.SQL != nil && op.SQL.Kind != sqltext.KindSelect && !strings.EqualFold(op.SQL.Table.Name, w.table) {
-			continue // the row locks of a write of another table
-		}
-		return true
-	}
-	return false
+		// The row locks of a write of another table do not count.
+		return op.SQL == nil || op.SQL.Kind == sqltext.KindSelect || strings.EqualFold(op.SQL.Table.Name, w.table)
+	}) != ops.Unprotected
 }
 
 // compares reports whether the update's WHERE pins the version: its
