@@ -557,6 +557,19 @@ func SQLCHandle(fn *ssa.Function) *Call {
 			returned[ret.Results[0]] = true
 		}
 	}
+	// Newer go/ssa (the x/tools gopls v0.23.0 pins) builds a composite
+	// literal assigned to a variable in a temporary and copies it whole
+	// (q := Queries{db: db} in Prepare: *q = *complit): the fields stored
+	// into the temporary are the returned value's.
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			if store, ok := instr.(*ssa.Store); ok && returned[store.Addr] {
+				if load, ok := store.Val.(*ssa.UnOp); ok && load.Op == token.MUL {
+					returned[load.X] = true
+				}
+			}
+		}
+	}
 	handle := -1
 	for _, b := range fn.Blocks {
 		for _, instr := range b.Instrs {

@@ -230,18 +230,20 @@ func structKeys(v ssa.Value) []KeyValue {
 		return nil
 	}
 	var keys []KeyValue
-	for _, ref := range *alloc.Referrers() {
-		fa, ok := ref.(*ssa.FieldAddr)
-		if !ok || fa.X != alloc {
-			continue
-		}
-		f := rowFieldOf(fa)
-		if f == nil || f.Embedded() {
-			continue
-		}
-		for _, use := range *fa.Referrers() {
-			if st, ok := use.(*ssa.Store); ok && st.Addr == fa {
-				keys = append(keys, KeyValue{Field: f.Name(), Value: st.Val})
+	for _, alloc := range literalAllocs(alloc) {
+		for _, ref := range *alloc.Referrers() {
+			fa, ok := ref.(*ssa.FieldAddr)
+			if !ok || fa.X != alloc {
+				continue
+			}
+			f := rowFieldOf(fa)
+			if f == nil || f.Embedded() {
+				continue
+			}
+			for _, use := range *fa.Referrers() {
+				if st, ok := use.(*ssa.Store); ok && st.Addr == fa {
+					keys = append(keys, KeyValue{Field: f.Name(), Value: st.Val})
+				}
 			}
 		}
 	}

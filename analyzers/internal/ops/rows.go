@@ -517,24 +517,46 @@ func fieldValue(v ssa.Value, name string) ssa.Value {
 		return nil
 	}
 	var found ssa.Value
-	for _, ref := range *alloc.Referrers() {
-		fa, ok := ref.(*ssa.FieldAddr)
-		if !ok {
-			continue
-		}
-		if f := rowFieldOf(fa); f == nil || f.Name() != name {
-			continue
-		}
-		for _, use := range *fa.Referrers() {
-			if st, ok := use.(*ssa.Store); ok && st.Addr == fa {
-				if found != nil {
-					return nil
+	for _, alloc := range literalAllocs(alloc) {
+		for _, ref := range *alloc.Referrers() {
+			fa, ok := ref.(*ssa.FieldAddr)
+			if !ok {
+				continue
+			}
+			if f := rowFieldOf(fa); f == nil || f.Name() != name {
+				continue
+			}
+			for _, use := range *fa.Referrers() {
+				if st, ok := use.(*ssa.Store); ok && st.Addr == fa {
+					if found != nil {
+						return nil
+					}
+					found = st.Val
 				}
-				found = st.Val
 			}
 		}
 	}
 	return found
+}
+
+// literalAllocs returns alloc and the locals copied whole into it. Newer
+// go/ssa (the x/tools gopls v0.23.0 pins) builds a composite literal
+// assigned to an existing variable in a temporary and copies it
+// (c = T{F: v} is *c = *complit), so the field stores are the temporary's.
+func literalAllocs(alloc *ssa.Alloc) []*ssa.Alloc {
+	out := []*ssa.Alloc{alloc}
+	for _, ref := range *alloc.Referrers() {
+		st, ok := ref.(*ssa.Store)
+		if !ok || st.Addr != alloc {
+			continue
+		}
+		if load, ok := st.Val.(*ssa.UnOp); ok && load.Op == token.MUL {
+			if tmp, ok := load.X.(*ssa.Alloc); ok && tmp != alloc {
+				out = append(out, tmp)
+			}
+		}
+	}
+	return out
 }
 
 // helperRows applies the lookups and inserts of a callee's summary to the
