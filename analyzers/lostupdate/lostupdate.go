@@ -234,19 +234,38 @@ func message(sch *schema.Schema, rd *ops.ColumnRead, w *ops.ColumnWrite, col str
 
 // fix gives the library's atomic form, or a row lock.
 func fix(w *ops.ColumnWrite, col string) string {
-	op := "+"
-	if bin, ok := w.Value.(*ssa.BinOp); ok && bin.Op == token.SUB {
-		op = "-"
+	// The SQL form of the computation: col + ?, col - ?, col * ?, or,
+	// when the value is not one operation on the old value, a generic
+	// "compute it in the UPDATE".
+	expr := ""
+	if bin, ok := w.Value.(*ssa.BinOp); ok {
+		switch bin.Op {
+		case token.ADD, token.SUB, token.MUL, token.QUO:
+			expr = fmt.Sprintf("%s %s ?", col, bin.Op)
+		}
 	}
-	switch w.Lib {
+	lock := map[string]string{
+		"gorm": "read the row with clause.Locking{Strength: \"UPDATE\"} in the transaction that writes it",
+		"bun":  "read the row with .For(\"UPDATE\") in the transaction that writes it",
+		"ent":  "read the row with ForUpdate() in the transaction that writes it",
+		"":     "read the row with SELECT ... FOR UPDATE in the transaction that writes it",
+	}
+	lib := w.Lib
+	if _, ok := lock[lib]; !ok {
+		lib = ""
+	}
+	if expr == "" {
+		return fmt.Sprintf("compute %s from its current value in the UPDATE itself, or %s", col, lock[lib])
+	}
+	switch lib {
 	case "gorm":
-		return fmt.Sprintf("update it in SQL with UpdateColumn(%q, gorm.Expr(\"%s %s ?\", delta)), or read the row with clause.Locking{Strength: \"UPDATE\"} in the transaction that writes it", col, col, op)
+		return fmt.Sprintf("update it in SQL with UpdateColumn(%q, gorm.Expr(%q, delta)), or %s", col, expr, lock[lib])
 	case "bun":
-		return fmt.Sprintf("update it in SQL with .Set(\"%s = %s %s ?\", delta), or read the row with .For(\"UPDATE\") in the transaction that writes it", col, col, op)
+		return fmt.Sprintf("update it in SQL with .Set(%q, delta), or %s", col+" = "+expr, lock[lib])
 	case "ent":
-		return "update it with the AddX(delta) setter of the column, or read the row with ForUpdate() in the transaction that writes it"
+		return "update it with the AddX(delta) setter of the column, or " + lock[lib]
 	}
-	return fmt.Sprintf("update it in SQL (SET %s = %s %s $1), or read the row with SELECT ... FOR UPDATE in the transaction that writes it", col, col, op)
+	return fmt.Sprintf("update it in SQL (SET %s = %s), or %s", col, strings.Replace(expr, "?", "$1", 1), lock[lib])
 }
 
 // fixes offers, for GORM Update("c", m.F+d) or UpdateColumn, where
