@@ -122,8 +122,9 @@ func (e *extractor) library(caller *ssa.Function, call ssa.CallInstruction, site
 	case knowledge.Commit, knowledge.Rollback:
 		return []*Op{{Kind: End, Handle: handle(), Row: row, Desc: calleeName(site)}}
 	case knowledge.TxFunc:
-		cb, _ := callbackFunc(site.RoleArg(knowledge.Callback))
-		return []*Op{{Kind: TxRun, Handle: handle(), Callback: cb, CallbackTx: row.CallbackTx, Row: row, Desc: calleeName(site)}}
+		cbArg := site.RoleArg(knowledge.Callback)
+		cb, _ := callbackFunc(cbArg)
+		return []*Op{{Kind: TxRun, Handle: handle(), Callback: cb, CallbackTx: row.CallbackTx, CallbackArg: cbArg, Row: row, Desc: calleeName(site)}}
 	case knowledge.Query, knowledge.Exec:
 		stmt, h := e.statementOf(site)
 		if stmt == nil {
@@ -486,8 +487,9 @@ func applySummary(s *Summary, name string, args []ssa.Value) []*Op {
 		}
 	}
 	for _, r := range s.TxRuns {
-		cb, _ := callbackFunc(arg(r.Callback))
-		ops = append(ops, &Op{Kind: TxRun, Callback: cb, CallbackTx: r.CallbackTx, Desc: "the transaction of " + name, Via: name})
+		cbArg := arg(r.Callback)
+		cb, _ := callbackFunc(cbArg)
+		ops = append(ops, &Op{Kind: TxRun, Callback: cb, CallbackTx: r.CallbackTx, CallbackArg: cbArg, Desc: "the transaction of " + name, Via: name})
 	}
 	return ops
 }
@@ -510,6 +512,7 @@ func (e *extractor) summary(fn *ssa.Function) *Summary {
 	s = e.rowSummary(fn, s)
 	s = e.writeSummary(fn, s)
 	s = sqlcUpdateSummary(fn, s)
+	s = sqlcLockSummary(fn, s)
 	e.summaries[fn] = s
 	return s
 }

@@ -72,6 +72,10 @@ type Op struct {
 	// parameter of it that receives the transaction.
 	Callback   *ssa.Function
 	CallbackTx int
+	// CallbackArg is, for TxRun, the value passed as the callback: a
+	// func parameter of a helper (WithTx(ctx, fn) passing fn on to
+	// pgx.BeginFunc) makes the helper a transaction runner too.
+	CallbackArg ssa.Value
 	// Desc names the operation for messages: "SELECT ... FOR UPDATE on
 	// orders", "POST via (*net/http.Client).Do".
 	Desc string

@@ -18,7 +18,7 @@ import (
 func TestFacts(t *testing.T) {
 	analysistest.Run(t, testutil.Fixtures(t), ops.FactsAnalyzer,
 		"./lockacrosscall/store", "./lockacrosscall/payments", "./lockacrosscall/gormtx",
-		"./checkinsert/users", "./checkinsert/gormrepo", "./lostupdate/repo")
+		"./checkinsert/users", "./checkinsert/gormrepo", "./lostupdate/repo", "./ops/genrepo")
 }
 
 // probe reports, for every UPDATE of the package, what Result.Protection

@@ -170,6 +170,20 @@ func txRuns(fn *ssa.Function, ops []*Op) []TxCallback {
 	}
 	var runs []TxCallback
 	seen := map[TxCallback]bool{}
+	// A func parameter handed on to a transaction runner (a library's,
+	// or a helper's by its summary) runs in that transaction.
+	for _, op := range ops {
+		if op.Kind != TxRun || op.CallbackArg == nil {
+			continue
+		}
+		if cb := callbackParam(fn, op.CallbackArg); cb >= 0 {
+			run := TxCallback{Callback: cb, CallbackTx: op.CallbackTx}
+			if !seen[run] {
+				seen[run] = true
+				runs = append(runs, run)
+			}
+		}
+	}
 	var scan func(f *ssa.Function, depth int)
 	scan = func(f *ssa.Function, depth int) {
 		for _, b := range f.Blocks {

@@ -34,6 +34,8 @@ func root(v ssa.Value, seen map[ssa.Value]bool, budget *int) ssa.Value {
 			v = x.X
 		case *ssa.MakeInterface:
 			v = x.X
+		case *ssa.ChangeInterface:
+			v = x.X // a pgx.Tx passed as sqlc's DBTX
 		case *ssa.TypeAssert:
 			v = x.X
 		case *ssa.Extract:

@@ -1,6 +1,7 @@
 package ops
 
 import (
+	"fmt"
 	"go/token"
 	"go/types"
 	"strings"
@@ -724,4 +725,30 @@ func bunUpdate(call ssa.CallInstruction, site knowledge.Site) *Update {
 	u.Desc = "the bun update of " + u.Table
 	u.Count = countUse(call)
 	return u
+}
+
+// sqlcLockSummary adds to the summary of a sqlc-generated method whose
+// query locks rows (SELECT ... FOR UPDATE, an UPDATE) a lock on its
+// receiver: the Queries is bound to the caller's handle (New(tx),
+// q.WithTx(tx)), which is where the lock is taken. In the method's own
+// body the handle is a field of the receiver, which no summary keeps.
+func sqlcLockSummary(fn *ssa.Function, s *Summary) *Summary {
+	q := knowledge.SQLC(fn)
+	if q == nil || q.Dynamic || q.Handle >= 0 || fn.Signature.Recv() == nil {
+		return s
+	}
+	desc, ok := lockOf(sqltext.Parse(q.SQL))
+	if !ok {
+		return s
+	}
+	if s == nil {
+		s = &Summary{}
+	}
+	for _, l := range s.Locks {
+		if l.Param == 0 {
+			return s
+		}
+	}
+	s.Locks = append(s.Locks, ParamLock{Param: 0, Desc: fmt.Sprintf("%s (sqlc %s)", desc, q.Name)})
+	return s
 }
