@@ -30,6 +30,7 @@ var Analyzer = &analysis.Analyzer{
 
 func run(pass *analysis.Pass) (any, error) {
 	res, _ := pass.ResultOf[ops.Analyzer].(*ops.Result)
+	defer res.Release(pass) // its SSA can go once every analyzer using it is done
 	sch, _ := pass.ResultOf[schema.Analyzer].(*schema.Schema)
 	r := report.New(pass)
 	if res != nil {

@@ -26,6 +26,7 @@ var Analyzer = &analysis.Analyzer{
 
 func run(pass *analysis.Pass) (any, error) {
 	res, _ := pass.ResultOf[ops.Analyzer].(*ops.Result)
+	defer res.Release(pass) // its SSA can go once every analyzer using it is done
 	r := report.New(pass)
 	if res != nil {
 		for _, fn := range res.Funcs {

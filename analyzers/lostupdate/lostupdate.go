@@ -33,6 +33,7 @@ var Analyzer = &analysis.Analyzer{
 
 func run(pass *analysis.Pass) (any, error) {
 	res, _ := pass.ResultOf[ops.Analyzer].(*ops.Result)
+	defer res.Release(pass) // its SSA can go once every analyzer using it is done
 	sch, _ := pass.ResultOf[schema.Analyzer].(*schema.Schema)
 	versionColumn := config.DefaultVersionColumn
 	if cfg, _ := pass.ResultOf[config.Analyzer].(*config.Config); cfg != nil && cfg.VersionColumn != "" {

@@ -45,6 +45,7 @@ type write struct {
 
 func run(pass *analysis.Pass) (any, error) {
 	res, _ := pass.ResultOf[ops.Analyzer].(*ops.Result)
+	defer res.Release(pass) // its SSA can go once every analyzer using it is done
 	sch, _ := pass.ResultOf[schema.Analyzer].(*schema.Schema)
 	cfg, _ := pass.ResultOf[config.Analyzer].(*config.Config)
 	r := report.New(pass)

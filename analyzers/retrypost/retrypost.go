@@ -28,6 +28,7 @@ const fix = "derive the key once from the business operation and send it on ever
 
 func run(pass *analysis.Pass) (any, error) {
 	res, _ := pass.ResultOf[ops.Analyzer].(*ops.Result)
+	defer res.Release(pass) // its SSA can go once every analyzer using it is done
 	r := report.New(pass)
 	if res != nil {
 		for _, fn := range res.Funcs {

@@ -198,6 +198,7 @@ func runChild(cfgName, wlName, dir string, patterns []string, tests bool) error 
 		if err != nil {
 			return err
 		}
+		runtime.GC() // the profile shows what is live now, not at the last collection
 		if err := pprof.WriteHeapProfile(f); err != nil {
 			return err
 		}

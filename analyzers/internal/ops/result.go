@@ -3,6 +3,7 @@ package ops
 import (
 	"go/types"
 	"reflect"
+	"sync"
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ssa"
@@ -31,6 +32,12 @@ type Result struct {
 	// BeginFunc, a user-written WithTx).
 	txParams map[ssa.Value]bool
 	e        *extractor
+
+	// facts is the FactsAnalyzer result r took its SSA from; mu guards
+	// released, the Consumers that are done with r (release.go).
+	facts    *Facts
+	mu       sync.Mutex
+	released map[string]bool
 }
 
 // Ops returns the operations of fn.
@@ -64,7 +71,7 @@ func runResult(pass *analysis.Pass) (any, error) {
 	if facts == nil || facts.Funcs == nil {
 		return r, nil
 	}
-	r.Funcs, r.e = facts.Funcs, facts.e
+	r.Funcs, r.e, r.facts = facts.Funcs, facts.e, facts
 	for _, fn := range r.Funcs {
 		for _, op := range r.e.Ops(fn) {
 			if op.Kind == TxRun && op.Callback != nil && op.CallbackTx >= 0 && op.CallbackTx < len(op.Callback.Params) {
