@@ -260,7 +260,7 @@ func checkFirstOrCreate(r *report.Reporter, res *ops.Result, sch *schema.Schema,
 			if ptr, ok := dest.Type().Underlying().(*types.Pointer); ok {
 				if t, ok := sch.Table(ptr.Elem()); ok {
 					table = " on " + t
-					if r := resolve(sch, op); r != nil && len(r.Keys) > 0 && sch.Unique(t, r.KeyColumns()...) == schema.Yes && savedAfter(op, dest) {
+					if keyed := resolve(sch, op); keyed != nil && len(keyed.Keys) > 0 && sch.Unique(t, keyed.KeyColumns()...) == schema.Yes && savedAfter(op, dest) {
 						return
 					}
 				}
