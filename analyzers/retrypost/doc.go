@@ -160,11 +160,28 @@
 //		return err
 //	}, b)
 //
+// # What is not a retry of a lost response
+//
+// Silent, because the client code shows the request is safe to repeat or
+// is not repeated after a lost response: a key in the JSON body
+// (PagerDuty's dedup_key, an idempotency_key field) fixed before the
+// loop; a loop that goes round again only when the server answered 409,
+// 423, 425, 429 or 503 (it did not perform the request), or only when a
+// check of the program's own answer errors holds (errors.Is with its
+// sentinel, errors.As into its error type: a token refresh, say); a loop
+// that sends again after a success (polling until a job is done); a
+// request asking for text/event-stream (reconnecting to a stream).
+// Timeouts and context.DeadlineExceeded are exactly the lost responses,
+// so a retry on them is reported.
+//
 // # Suppressing
 //
-// When the server deduplicates by some other means (a unique client
-// reference in the body that it rejects twice, say), silence the finding
-// on the reported line:
+// The analyzer knows a request's method, not what the endpoint does: a
+// POST that only reads (a validation, a search, a token check) is
+// reported like one that creates. When the endpoint is such a read, or
+// the server deduplicates by some other means (a unique client reference
+// in the body that it rejects twice, say), silence the finding on the
+// reported line:
 //
 //	//idemlint:ignore retrypost the ledger rejects a second entry with the same reference
 //
