@@ -229,10 +229,19 @@ func typeName(t types.Type) string {
 func why(w *write) string {
 	v := w.version
 	switch v.Kind {
-	case schema.VersionPlugin:
-		return fmt.Sprintf("%s.%s is an optimisticlock.Version", typeName(w.u.Model), v.Field)
-	case schema.VersionField:
-		return fmt.Sprintf("%s.%s is its version, compared or bumped by other updates", typeName(w.u.Model), v.Field)
+	case schema.VersionPlugin, schema.VersionField:
+		holder := v.Field
+		if w.u.Model != nil {
+			holder = typeName(w.u.Model) + "." + v.Field
+		} else {
+			// SQL text updating a table a GORM model with a version
+			// field maps.
+			holder = fmt.Sprintf("%s.%s, the model's %s field,", w.table, v.Column, v.Field)
+		}
+		if v.Kind == schema.VersionPlugin {
+			return holder + " is an optimisticlock.Version"
+		}
+		return holder + " is its version, compared or bumped by other updates"
 	}
 	if w.inferred {
 		return fmt.Sprintf("another update of this package compares or bumps %s.%s", w.table, v.Column)
