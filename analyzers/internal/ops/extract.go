@@ -233,6 +233,15 @@ func chainLock(site knowledge.Site) (string, bool) {
 			return "", false
 		}
 		switch step.Row.Kind {
+		case knowledge.Raw:
+			// GORM Raw("SELECT ... FOR UPDATE").Scan(&v): the SQL is a
+			// step, the finder runs it.
+			if text, ok := knowledge.ConstString(step.RoleArg(knowledge.SQL)); ok {
+				if desc, ok := lockOf(sqltext.Parse(text)); ok {
+					return fmt.Sprintf("%s (%s, then %s)", desc, calleeName(step), calleeName(site)), true
+				}
+			}
+			return "", false
 		case knowledge.LockStep:
 			lock := "a row lock"
 			if text, ok := knowledge.ConstString(step.RoleArg(knowledge.SQL)); ok {
