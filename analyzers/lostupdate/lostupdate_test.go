@@ -45,5 +45,5 @@ func TestRelated(t *testing.T) {
 			assert.Contains(t, d.Related[0].Message, "the read: ")
 		}
 	}
-	assert.Equal(t, 21, n)
+	assert.Equal(t, 23, n)
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"go/constant"
 	"go/types"
+	"reflect"
 	"strings"
 
 	"golang.org/x/tools/go/ssa"
@@ -160,6 +161,10 @@ func (e *extractor) sqlRead(call *ssa.Call, site knowledge.Site) *ColumnRead {
 	}
 	rd := &ColumnRead{Instr: call, Table: stmt.Table.Name, Keys: lk.Keys, Handle: h, Lib: "sql",
 		Desc: "the SELECT of " + stmt.Table.Name + " (" + calleeName(site) + ")"}
+	if dest := site.RoleArg(knowledge.Dest); dest != nil {
+		// sqlx Get(&v, ...) scans the row itself.
+		rd.Cols = append(rd.Cols, destCols(stmt, knowledge.Unwrap(dest))...)
+	}
 	for _, ref := range *call.Referrers() {
 		scan := scanCallOn(ref, call)
 		if scan == nil {
@@ -189,6 +194,65 @@ func (e *extractor) sqlRead(call *ssa.Call, site knowledge.Site) *ColumnRead {
 		return nil
 	}
 	return rd
+}
+
+// destCols maps the select list of stmt onto the destination of sqlx's
+// Get: a pointer to one value receives a one-column row; a pointer to a
+// struct receives each column in the field sqlx's default mapper picks
+// (its db tag, else its name lower-cased). The addresses are field
+// addresses of the destination, compared by SameAddr with the loads the
+// write's value comes from.
+func destCols(stmt *sqltext.Statement, dest ssa.Value) []ReadCol {
+	column := func(rc sqltext.ResultColumn) (string, bool) {
+		if rc.Expr.Kind != sqltext.ExprColumn || len(rc.Expr.Columns) != 1 || rc.Name == "*" {
+			return "", false
+		}
+		if q := rc.Expr.Columns[0].Table; q != "" && !strings.EqualFold(q, stmt.Table.Name) && !strings.EqualFold(q, stmt.Table.Alias) {
+			return "", false
+		}
+		return rc.Expr.Columns[0].Name, true
+	}
+	ptr, ok := dest.Type().Underlying().(*types.Pointer)
+	if !ok {
+		return nil
+	}
+	st, isStruct := ptr.Elem().Underlying().(*types.Struct)
+	if !isStruct {
+		if len(stmt.SelectList) != 1 {
+			return nil
+		}
+		if col, ok := column(stmt.SelectList[0]); ok {
+			return []ReadCol{{Column: col, Addr: dest}}
+		}
+		return nil
+	}
+	var out []ReadCol
+	for _, rc := range stmt.SelectList {
+		col, ok := column(rc)
+		if !ok {
+			continue
+		}
+		// The name the row's column has: its alias, if any.
+		name := col
+		if rc.Name != "" {
+			name = rc.Name
+		}
+		for i := 0; i < st.NumFields(); i++ {
+			f := st.Field(i)
+			if f.Embedded() || !f.Exported() {
+				continue
+			}
+			tag, _, _ := strings.Cut(reflect.StructTag(st.Tag(i)).Get("db"), ",")
+			if tag == "-" {
+				continue
+			}
+			if (tag != "" && strings.EqualFold(tag, name)) || (tag == "" && strings.ToLower(f.Name()) == strings.ToLower(name)) {
+				out = append(out, ReadCol{Column: col, Addr: &ssa.FieldAddr{X: dest, Field: i}})
+				break
+			}
+		}
+	}
+	return out
 }
 
 // scanCallOn returns ref when it is a Scan call whose receiver is the
