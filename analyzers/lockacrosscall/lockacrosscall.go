@@ -4,10 +4,12 @@ import (
 	_ "embed"
 	"fmt"
 	"go/token"
+	"strings"
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ssa"
 
+	"github.com/idemlint/idemlint/analyzers/internal/knowledge"
 	"github.com/idemlint/idemlint/analyzers/internal/ops"
 	"github.com/idemlint/idemlint/analyzers/internal/report"
 )
@@ -75,35 +77,86 @@ func check(r *report.Reporter, res *ops.Result, fn *ssa.Function) {
 			ends = append(ends, op)
 		}
 	}
-	for _, call := range calls {
-		if lockedCallAt[call.Instr] {
-			continue // reported as a locked call
+	// One finding per lock: at the first call its transaction makes
+	// while holding it (a dial and the request over it are one
+	// interaction with the remote service: the request is named when
+	// both are there).
+	reported := map[ssa.Instruction]bool{}
+	for _, lock := range locks {
+		ended := func(instr ssa.Instruction) bool {
+			for _, end := range ends {
+				if end.Instr == instr && end.Handle == lock.Handle {
+					return true
+				}
+			}
+			return false
 		}
-		for _, lock := range locks {
+		var held []*ops.Op
+		for _, call := range calls {
 			// A helper that both locks and calls (in that order or not)
 			// holds its own lock across its call only when it runs
 			// again: Reaches from an instruction to itself follows a
 			// loop's back edge.
-			ended := func(instr ssa.Instruction) bool {
-				for _, end := range ends {
-					if end.Instr == instr && end.Handle == lock.Handle {
-						return true
-					}
-				}
-				return false
+			if !lockedCallAt[call.Instr] && ops.Reaches(lock.Instr, call.Instr, ended) {
+				held = append(held, call)
 			}
-			if !ops.Reaches(lock.Instr, call.Instr, ended) {
-				continue
+		}
+		call := firstCall(held)
+		if call == nil || reported[call.Instr] {
+			continue
+		}
+		reported[call.Instr] = true
+		r.Report(report.Finding{
+			Pos:     call.Pos(),
+			Rule:    "call",
+			Message: message(call, lock),
+			Related: []analysis.RelatedInformation{{Pos: lock.Pos(), Message: "the lock: " + lock.Evidence()}},
+		})
+	}
+}
+
+// firstCall returns the call of held that no other one reaches first,
+// preferring a request to the connection it may be made over.
+func firstCall(held []*ops.Op) *ops.Op {
+	var first []*ops.Op
+	for _, c := range held {
+		earliest := true
+		for _, o := range held {
+			if o != c && ops.Reaches(o.Instr, c.Instr, nil) && !ops.Reaches(c.Instr, o.Instr, nil) {
+				earliest = false
+				break
 			}
-			r.Report(report.Finding{
-				Pos:     call.Pos(),
-				Rule:    "call",
-				Message: message(call, lock),
-				Related: []analysis.RelatedInformation{{Pos: lock.Pos(), Message: "the lock: " + lock.Evidence()}},
-			})
-			break
+		}
+		if earliest {
+			first = append(first, c)
 		}
 	}
+	if len(first) == 0 && len(held) > 0 {
+		first = held[:1]
+	}
+	for _, c := range first {
+		if !dial(c) {
+			return c
+		}
+	}
+	for _, c := range held {
+		if !dial(c) {
+			return c
+		}
+	}
+	if len(first) > 0 {
+		return first[0]
+	}
+	return nil
+}
+
+// dial reports whether the call opens a connection rather than sending
+// a request over one.
+func dial(c *ops.Op) bool {
+	if c.Row != nil {
+		return c.Row.Kind == knowledge.Dial
+	}
+	return strings.HasPrefix(c.Desc, "connection via ")
 }
 
 func message(call, lock *ops.Op) string {
