@@ -1,6 +1,7 @@
 package ops
 
 import (
+	"go/token"
 	"go/types"
 
 	"golang.org/x/tools/go/ssa"
@@ -43,6 +44,12 @@ func root(v ssa.Value, seen map[ssa.Value]bool, budget *int) ssa.Value {
 		case *ssa.UnOp:
 			stored := storedOnce(x)
 			if stored == nil {
+				// An ent entity client is a field of the Client or the
+				// Tx it was taken from (tx.Account).
+				if fa, ok := x.X.(*ssa.FieldAddr); ok && x.Op == token.MUL && entHandle(fa.X.Type()) {
+					v = fa.X
+					continue
+				}
 				return v
 			}
 			v = stored
@@ -94,6 +101,21 @@ func chainReceiver(call *ssa.Call) ssa.Value {
 			}
 		}
 		return nil
+	}
+	// An ent builder step (Query, Where, ForUpdate, UpdateOneID, SetX)
+	// works on its receiver's handle.
+	if fn := common.StaticCallee(); fn != nil && len(common.Args) > 0 && fn.Signature.Recv() != nil {
+		if obj, ok := fn.Object().(*types.Func); ok {
+			if row, info := knowledge.EntCall(obj); row != nil && info != nil && info.Entity != nil {
+				switch row.Kind {
+				case knowledge.Chain, knowledge.SetStep, knowledge.AddStep, knowledge.LockStep, knowledge.ConflictStep:
+					return common.Args[0]
+				}
+				if info.Builder == knowledge.EntEntityClient {
+					return common.Args[0] // Query(), UpdateOneID(id), Create()...
+				}
+			}
+		}
 	}
 	// sqlc's New(db) and q.WithTx(tx) bind the Queries to a handle.
 	if fn := common.StaticCallee(); fn != nil {
@@ -264,4 +286,14 @@ func paramIndex(fn *ssa.Function, p ssa.Value) int {
 		}
 	}
 	return -1
+}
+
+// entHandle reports whether t is an ent-generated Client or Tx (the
+// holders of the entity clients).
+func entHandle(t types.Type) bool {
+	switch knowledge.EntType(t) {
+	case knowledge.TxHandle, knowledge.DBHandle:
+		return true
+	}
+	return false
 }

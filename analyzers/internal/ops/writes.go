@@ -110,6 +110,16 @@ func columnReads(e *extractor, fn *ssa.Function) []*ColumnRead {
 			}
 			site, ok := knowledge.Resolve(call.Common())
 			if !ok || site.Row == nil {
+				if callee := call.Common().StaticCallee(); callee != nil {
+					if obj, isFunc := callee.Object().(*types.Func); isFunc {
+						if row, info := knowledge.EntCall(obj); row != nil {
+							if rd := entRead(call, obj, row, info); rd != nil {
+								out = append(out, rd)
+							}
+							continue
+						}
+					}
+				}
 				if !ok || !knowledge.Covered(site.Func.Pkg) {
 					out = append(out, e.helperReads(call)...)
 				}
@@ -310,6 +320,14 @@ func (r *Result) ColumnWrites(fn *ssa.Function) []*ColumnWrite {
 			}
 			site, ok := knowledge.Resolve(call.Common())
 			if !ok || site.Row == nil {
+				if callee := call.Common().StaticCallee(); callee != nil {
+					if obj, isFunc := callee.Object().(*types.Func); isFunc {
+						if row, info := knowledge.EntCall(obj); row != nil {
+							out = append(out, entWrites(call, row, info)...)
+							continue
+						}
+					}
+				}
 				if !ok || !knowledge.Covered(site.Func.Pkg) {
 					out = append(out, r.e.helperWrites(fn, call)...)
 				}
