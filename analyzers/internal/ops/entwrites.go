@@ -157,4 +157,3 @@ func entWrites(call ssa.CallInstruction, row *knowledge.Call, info *knowledge.En
 	}
 	return out
 }
-
