@@ -23,7 +23,9 @@
 //
 // A read is a SELECT run by database/sql, sqlx or pgx whose one row is
 // scanned by Scan into destinations aligned with its select list (GORM
-// Raw("SELECT c ...").Scan(&v) of one column too), GORM
+// Raw("SELECT c ...").Scan(&v) of one column too), or by sqlx's Get into
+// a value or a struct (fields by db tag, else lower-cased name); ent's
+// Get, Only or First; GORM
 // First, Take, Last or Find into a model, bun NewSelect().Model(m)...
 // Scan(ctx), or a call of a function that returns a pointer to a model it
 // read that way (a repository's Get, through facts, across packages). A
@@ -32,7 +34,8 @@
 // the model read (each field stored since); Model(&m).Update("c", v),
 // UpdateColumn("c", v), Updates(map[string]any{"c": v}); bun
 // NewUpdate().Model(m) (each field stored since, within its Column steps),
-// .Set("c = ?", v) and .SetColumn("c", "?", v); or a call of a function
+// .Set("c = ?", v) and .SetColumn("c", "?", v); ent SetX(v) on
+// UpdateOneID(id), UpdateOne(e) or e.Update(); or a call of a function
 // that writes its model parameter whole that way (a repository's Save).
 // The columns of a GORM model's fields come from the schema layer, a bun
 // model's from its bun tags.
@@ -72,6 +75,15 @@
 //
 // Silent: .Set("balance = balance - ?", amount).
 //
+// Reported, ent:
+//
+//	acc, err := client.Account.Get(ctx, id)
+//	...
+//	err = client.Account.UpdateOneID(id).SetBalance(acc.Balance - amount).Exec(ctx)
+//
+// Silent: UpdateOneID(id).AddBalance(-amount), or the read with
+// ForUpdate() in the transaction that writes.
+//
 // # What silences it
 //
 //   - the update is atomic in SQL: SET c = c + $1, gorm.Expr("c + ?", d);
@@ -89,11 +101,11 @@
 //   - the row is versioned (a version column in the schema, GORM's
 //     optimisticlock.Version): noversion reports it instead.
 //
-// What is not analysed yet, and so never reported: ent (SetX after a
-// query) and sqlc (an UPDATE method's params from a :one row); GORM's
-// generics API; a read and a write in different functions other than
-// through a helper returning the model it read or writing the model it is
-// given whole; sqlx Get into a struct; rows read by Query in a loop; a
+// What is not analysed yet, and so never reported: sqlc (an UPDATE
+// method's params from a :one row); GORM's generics API; a read and a
+// write in different functions other than through a helper returning the
+// model it read or writing the model it is given whole; rows read by
+// Query in a loop or sqlx Select into a slice; a
 // GORM model with only the configured version field (treated as
 // versioned, so left to noversion); RowsAffected after a guarded UPDATE
 // is not checked. Unknown suppresses: when the SQL,
