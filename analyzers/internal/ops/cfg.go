@@ -18,8 +18,14 @@ func Reaches(from, to ssa.Instruction, stop func(ssa.Instruction) bool) bool {
 	} else if blocked {
 		return false
 	}
+	return reachFrom(start.Succs, to, stop)
+}
+
+// reachFrom reports whether some path starting at the top of one of the
+// blocks runs to without first running an instruction stop accepts.
+func reachFrom(blocks []*ssa.BasicBlock, to ssa.Instruction, stop func(ssa.Instruction) bool) bool {
 	seen := map[*ssa.BasicBlock]bool{}
-	queue := append([]*ssa.BasicBlock(nil), start.Succs...)
+	queue := append([]*ssa.BasicBlock(nil), blocks...)
 	for len(queue) > 0 {
 		b := queue[0]
 		queue = queue[1:]

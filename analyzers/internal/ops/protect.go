@@ -63,23 +63,5 @@ func reachedUnlocked(fn *ssa.Function, at ssa.Instruction, locks map[ssa.Instruc
 	if len(fn.Blocks) == 0 || at.Block() == nil || at.Parent() != fn {
 		return true
 	}
-	stop := func(instr ssa.Instruction) bool { return locks[instr] }
-	seen := map[*ssa.BasicBlock]bool{}
-	queue := []*ssa.BasicBlock{fn.Blocks[0]}
-	for len(queue) > 0 {
-		b := queue[0]
-		queue = queue[1:]
-		if seen[b] {
-			continue
-		}
-		seen[b] = true
-		found, blocked := scan(b.Instrs, at, stop)
-		if found {
-			return true
-		}
-		if !blocked {
-			queue = append(queue, b.Succs...)
-		}
-	}
-	return false
+	return reachFrom(fn.Blocks[:1], at, func(instr ssa.Instruction) bool { return locks[instr] })
 }

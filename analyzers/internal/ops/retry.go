@@ -512,7 +512,23 @@ func ends(b *ssa.BasicBlock) bool {
 // reachesBackEdge reports whether some failure edge inside the loop leads
 // to the loop's back edge without passing its header.
 func reachesBackEdge(fail []branchEdge, errs map[ssa.Value]bool, body map[*ssa.BasicBlock]bool, h *ssa.BasicBlock) bool {
-	for _, e := range fail {
+	return backToHeader(fail, body, h, func(x *ssa.BasicBlock) []*ssa.BasicBlock {
+		unclassified := classifiedFalse(x, errs)
+		var next []*ssa.BasicBlock
+		for i, y := range x.Succs {
+			if !onRejection(x, i) && (unclassified < 0 || i == unclassified) {
+				next = append(next, y)
+			}
+		}
+		return next
+	})
+}
+
+// backToHeader reports whether one of the edges inside the loop leads to
+// its header h without leaving the loop, following from each block the
+// successors next gives (a path stops at a block that never returns).
+func backToHeader(from []branchEdge, body map[*ssa.BasicBlock]bool, h *ssa.BasicBlock, next func(*ssa.BasicBlock) []*ssa.BasicBlock) bool {
+	for _, e := range from {
 		if !body[e.from] {
 			continue
 		}
@@ -528,11 +544,7 @@ func reachesBackEdge(fail []branchEdge, errs map[ssa.Value]bool, body map[*ssa.B
 				continue
 			}
 			seen[x] = true
-			unclassified := classifiedFalse(x, errs)
-			for i, y := range x.Succs {
-				if onRejection(x, i) || (unclassified >= 0 && i != unclassified) {
-					continue
-				}
+			for _, y := range next(x) {
 				if y == h {
 					return true
 				}
@@ -691,45 +703,26 @@ func repeatsOnSuccess(succ, fail []branchEdge, body map[*ssa.BasicBlock]bool, h 
 	for _, e := range fail {
 		failing[e] = true
 	}
-	for _, e := range succ {
-		if !body[e.from] {
-			continue
+	return backToHeader(succ, body, h, func(x *ssa.BasicBlock) []*ssa.BasicBlock {
+		if makesError(x) {
+			// The program calls this outcome an error (errcode != 0:
+			// lastErr = fmt.Errorf(...)).
+			return nil
 		}
-		if e.to == h {
-			return true
+		succs := x.Succs
+		if ok := nilErrorSucc(x); ok != nil {
+			// Another result is checked (a decode after the send):
+			// only its success goes on succeeding.
+			succs = []*ssa.BasicBlock{ok}
 		}
-		seen := map[*ssa.BasicBlock]bool{}
-		queue := []*ssa.BasicBlock{e.to}
-		for len(queue) > 0 {
-			x := queue[0]
-			queue = queue[1:]
-			if seen[x] || !body[x] || ends(x) {
-				continue
-			}
-			seen[x] = true
-			if makesError(x) {
-				// The program calls this outcome an error
-				// (errcode != 0: lastErr = fmt.Errorf(...)).
-				continue
-			}
-			succs := x.Succs
-			if ok := nilErrorSucc(x); ok != nil {
-				// Another result is checked (a decode after the
-				// send): only its success goes on succeeding.
-				succs = []*ssa.BasicBlock{ok}
-			}
-			for _, y := range succs {
-				if failing[branchEdge{x, y}] {
-					continue
-				}
-				if y == h {
-					return true
-				}
-				queue = append(queue, y)
+		var next []*ssa.BasicBlock
+		for _, y := range succs {
+			if !failing[branchEdge{x, y}] {
+				next = append(next, y)
 			}
 		}
-	}
-	return false
+		return next
+	})
 }
 
 // makesError reports whether b makes a new error value: fmt.Errorf,
