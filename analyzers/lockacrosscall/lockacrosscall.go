@@ -4,12 +4,10 @@ import (
 	_ "embed"
 	"fmt"
 	"go/token"
-	"strings"
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ssa"
 
-	"github.com/idemlint/idemlint/analyzers/internal/knowledge"
 	"github.com/idemlint/idemlint/analyzers/internal/ops"
 	"github.com/idemlint/idemlint/analyzers/internal/report"
 )
@@ -135,12 +133,12 @@ func firstCall(held []*ops.Op) *ops.Op {
 		first = held[:1]
 	}
 	for _, c := range first {
-		if !dial(c) {
+		if !c.Dials() {
 			return c
 		}
 	}
 	for _, c := range held {
-		if !dial(c) {
+		if !c.Dials() {
 			return c
 		}
 	}
@@ -148,15 +146,6 @@ func firstCall(held []*ops.Op) *ops.Op {
 		return first[0]
 	}
 	return nil
-}
-
-// dial reports whether the call opens a connection rather than sending
-// a request over one.
-func dial(c *ops.Op) bool {
-	if c.Row != nil {
-		return c.Row.Kind == knowledge.Dial
-	}
-	return strings.HasPrefix(c.Desc, "connection via ")
 }
 
 func message(call, lock *ops.Op) string {

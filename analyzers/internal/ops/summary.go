@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"golang.org/x/tools/go/ssa"
+
+	"github.com/idemlint/idemlint/analyzers/internal/knowledge"
 )
 
 // A Summary is what a function does, as its callers see it: the object
@@ -144,7 +146,9 @@ func summarise(fn *ssa.Function, ops []*Op) *Summary {
 				}
 			}
 		case Network:
-			if s.Network == "" {
+			// Name a request over the connection it may be made on: the
+			// RPC, not the pool's dial on a cache miss.
+			if s.Network == "" || (isDial(s.Network) && !op.Dials()) {
 				s.Network = op.Evidence()
 			}
 		}
@@ -295,15 +299,25 @@ func lockedCalls(fn *ssa.Function, ops []*Op) []ParamLockedCall {
 			}
 			return false
 		}
+		// The first call under the lock; its description names a
+		// request rather than the dial it may be made over.
+		var first *Op
+		desc := ""
 		for _, call := range ops {
-			if call.Kind != Network || call.Deferred || call.Instr == lock.Instr {
+			if call.Kind != Network || call.Deferred || call.Instr == lock.Instr || !Reaches(lock.Instr, call.Instr, ended) {
 				continue
 			}
-			if Reaches(lock.Instr, call.Instr, ended) {
-				g, want := boolGuard(fn, call.Instr)
-				add(lock.Handle, lock.Evidence(), call.Evidence(), g, want)
+			if first == nil {
+				first, desc = call, call.Evidence()
+			}
+			if !call.Dials() {
+				desc = call.Evidence()
 				break
 			}
+		}
+		if first != nil {
+			g, want := boolGuard(fn, first.Instr)
+			add(lock.Handle, lock.Evidence(), desc, g, want)
 		}
 	}
 	return out
@@ -342,3 +356,16 @@ func boolGuard(fn *ssa.Function, instr ssa.Instruction) (int, bool) {
 	}
 	return -1, false
 }
+
+// Dials reports whether a network operation opens a connection rather
+// than sending a request over one.
+func (op *Op) Dials() bool {
+	if op.Row != nil {
+		return op.Row.Kind == knowledge.Dial
+	}
+	return isDial(op.Desc)
+}
+
+// isDial reports whether an operation's description names a connection
+// being opened ("connection via grpc.DialContext").
+func isDial(desc string) bool { return strings.HasPrefix(desc, "connection via ") }
