@@ -25,7 +25,8 @@
 // scanned by Scan into destinations aligned with its select list (GORM
 // Raw("SELECT c ...").Scan(&v) of one column too), or by sqlx's Get into
 // a value or a struct (fields by db tag, else lower-cased name); ent's
-// Get, Only or First; GORM
+// Get, Only or First; GORM's generics gorm.G[T](db).Where(...).First(ctx)
+// (Take, Last); GORM
 // First, Take, Last or Find into a model, bun NewSelect().Model(m)...
 // Scan(ctx), or a call of a function that returns a pointer to a model it
 // read that way (a repository's Get, through facts, across packages). A
@@ -34,7 +35,8 @@
 // the model read (each field stored since); Model(&m).Update("c", v),
 // UpdateColumn("c", v), Updates(map[string]any{"c": v}); bun
 // NewUpdate().Model(m) (each field stored since, within its Column steps),
-// .Set("c = ?", v) and .SetColumn("c", "?", v); ent SetX(v) on
+// .Set("c = ?", v) and .SetColumn("c", "?", v); the generics
+// G[T](db).Where(...).Update(ctx, "c", v) of the same row; ent SetX(v) on
 // UpdateOneID(id), UpdateOne(e) or e.Update(); or a call of a function
 // that writes its model parameter whole that way (a repository's Save).
 // The columns of a GORM model's fields come from the schema layer, a bun
@@ -102,7 +104,8 @@
 //     optimisticlock.Version): noversion reports it instead.
 //
 // What is not analysed yet, and so never reported: sqlc (an UPDATE
-// method's params from a :one row); GORM's generics API; a read and a
+// method's params from a :one row); the generics API's Updates(ctx, t)
+// and Set steps; a read and a
 // write in different functions other than through a helper returning the
 // model it read or writing the model it is given whole; rows read by
 // Query in a loop or sqlx Select into a slice; a

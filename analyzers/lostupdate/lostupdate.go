@@ -132,6 +132,40 @@ func match(sch *schema.Schema, rd *ops.ColumnRead, w *ops.ColumnWrite) (string, 
 			return ok && strings.EqualFold(c, col)
 		})
 		return col, load
+	case rd.Model != nil && w.Model != nil && w.ModelAddr == nil && rd.ModelAddr != nil && w.Column != "":
+		// GORM generics: a row read as a T value (or a local holding
+		// it), a column of the same model's row written by Where keys.
+		if !types.Identical(rd.Model, w.Model) || !sameRow(rd.Keys, w.Keys) {
+			return "", nil
+		}
+		load := ops.DerivedFrom(w.Value, func(v ssa.Value) bool {
+			var f *types.Var
+			switch x := v.(type) {
+			case *ssa.FieldAddr:
+				if !ops.SameAddr(x.X, rd.ModelAddr) {
+					return false
+				}
+				f = fieldOf(x)
+			case *ssa.Field:
+				// The value itself, or a load of the local holding it.
+				base := x.X
+				if load, ok := base.(*ssa.UnOp); ok && load.Op == token.MUL {
+					base = load.X
+				}
+				if base != rd.ModelAddr && !ops.SameAddr(base, rd.ModelAddr) {
+					return false
+				}
+				if st, ok := x.X.Type().Underlying().(*types.Struct); ok {
+					f = st.Field(x.Field)
+				}
+			}
+			if f == nil {
+				return false
+			}
+			c, ok := sch.Column(rd.Model, f.Name())
+			return ok && strings.EqualFold(c, w.Column)
+		})
+		return w.Column, load
 	case rd.Table != "" && w.Table != "" && strings.EqualFold(rd.Table, w.Table):
 		if !sameRow(rd.Keys, w.Keys) {
 			return "", nil
@@ -260,6 +294,10 @@ func fix(w *ops.ColumnWrite, col string) string {
 	}
 	switch lib {
 	case "gorm":
+		if w.Model != nil && w.ModelAddr == nil {
+			// The generics API: gorm.G[T](db).Where(...).Update(ctx, ...).
+			return fmt.Sprintf("update it in SQL with Update(ctx, %q, gorm.Expr(%q, delta)), or %s", col, expr, lock[lib])
+		}
 		return fmt.Sprintf("update it in SQL with UpdateColumn(%q, gorm.Expr(%q, delta)), or %s", col, expr, lock[lib])
 	case "bun":
 		return fmt.Sprintf("update it in SQL with .Set(%q, delta), or %s", col+" = "+expr, lock[lib])

@@ -16,6 +16,7 @@ var fixtures = []string{
 	"./lostupdate/counters", // GORM: First then Save, Update, UpdateColumn, Updates(map)
 	"./lostupdate/gormfix",  // GORM Update of the old value plus or minus a delta, with its fix
 	"./lostupdate/bunsvc",   // bun Scan, then NewUpdate of the model, Set and SetColumn
+	"./lostupdate/gormgen",  // GORM generics: First, then Update of the same row
 	"./lostupdate/entsvc",   // ent: Get or Only, then UpdateOneID or the entity's Update with SetX
 	"./lostupdate/shop",     // services over package repo (GORM and bun repositories: Get returns a model, Save writes it whole), transactions passed to it
 }
@@ -46,5 +47,5 @@ func TestRelated(t *testing.T) {
 			assert.Contains(t, d.Related[0].Message, "the read: ")
 		}
 	}
-	assert.Equal(t, 25, n)
+	assert.Equal(t, 27, n)
 }

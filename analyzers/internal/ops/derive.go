@@ -56,6 +56,11 @@ func DerivedFrom(v ssa.Value, match func(addr ssa.Value) bool) *ssa.UnOp {
 		case *ssa.ChangeInterface:
 			work = append(work, x.X)
 		case *ssa.Field:
+			// A field of a struct value (a row a generics finder
+			// returned): its own "address".
+			if match(x) {
+				return &ssa.UnOp{Op: token.MUL, X: x}
+			}
 			work = append(work, x.X)
 		case *ssa.Slice:
 			work = append(work, x.X)

@@ -137,6 +137,8 @@ func columnReads(e *extractor, fn *ssa.Function) []*ColumnRead {
 					out = append(out, rd)
 				} else if rd := e.gormRawRead(call, site); rd != nil {
 					out = append(out, rd)
+				} else if rd := gormGenericRead(call, site); rd != nil {
+					out = append(out, rd)
 				}
 			}
 		}
@@ -339,6 +341,9 @@ func (r *Result) ColumnWrites(fn *ssa.Function) []*ColumnWrite {
 			case knowledge.Save, knowledge.Update:
 				out = append(out, gormWrites(fn, call, site)...)
 				out = append(out, bunWrites(fn, call, site)...)
+				if w := gormGenericWrite(call, site); w != nil {
+					out = append(out, w)
+				}
 			}
 		}
 	}

@@ -1,0 +1,71 @@
+package ops
+
+import (
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/idemlint/idemlint/analyzers/internal/knowledge"
+)
+
+// This file gives lostupdate GORM's generics API: a row read by
+// gorm.G[T](db).Where(...).First(ctx) (a T value, or a local it is
+// stored in) and a column written by G[T](db).Where(...).Update(ctx, "c",
+// v) of the same row.
+
+// gormGenericRead makes a read of First, Take or Last of the generics
+// API: its model is the type argument, its keys the chain's Where steps,
+// its row the T value returned (or the local it is stored in).
+func gormGenericRead(call *ssa.Call, site knowledge.Site) *ColumnRead {
+	if site.Func.Pkg != "gorm.io/gorm" || site.Func.Recv != "ExecInterface" {
+		return nil
+	}
+	switch site.Row.Func.Name {
+	case "First", "Take", "Last":
+	default:
+		return nil
+	}
+	model := typeArg(site.Receiver())
+	if model == nil {
+		return nil
+	}
+	op := &RowOp{Model: model}
+	if !gormChain(op, site.Receiver()) || len(op.Keys) == 0 {
+		return nil
+	}
+	row := entityResult(call)
+	if row == nil {
+		return nil
+	}
+	// t := First(ctx) then t.F -= d: the value is stored in a local whose
+	// fields are loaded.
+	if refs := row.Referrers(); refs != nil {
+		for _, ref := range *refs {
+			if st, ok := ref.(*ssa.Store); ok && st.Val == row {
+				if alloc, ok := st.Addr.(*ssa.Alloc); ok {
+					row = alloc
+				}
+			}
+		}
+	}
+	return &ColumnRead{Instr: call, Model: model, ModelAddr: row, Keys: op.Keys, Handle: Root(site.Receiver()),
+		Lib: "gorm", Desc: calleeName(site)}
+}
+
+// gormGenericWrite makes the write of Update(ctx, "c", v) of the
+// generics API: the model is the chain's type argument, the row the one
+// its Where steps pin.
+func gormGenericWrite(call *ssa.Call, site knowledge.Site) *ColumnWrite {
+	if site.Func.Pkg != "gorm.io/gorm" || site.Func.Recv != "ChainInterface" || site.Row.Func.Name != "Update" {
+		return nil
+	}
+	model := typeArg(site.Receiver())
+	col, ok := knowledge.ConstString(site.RoleArg(knowledge.Column))
+	if model == nil || !ok {
+		return nil
+	}
+	op := &RowOp{Model: model}
+	if !gormChain(op, site.Receiver()) || len(op.Keys) == 0 {
+		return nil
+	}
+	return &ColumnWrite{Instr: call, Model: model, Column: col, Value: knowledge.Unwrap(site.RoleArg(knowledge.Value)),
+		Keys: op.Keys, Handle: Root(site.Receiver()), Lib: "gorm", Desc: calleeName(site)}
+}
