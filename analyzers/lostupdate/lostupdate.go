@@ -124,7 +124,7 @@ func match(sch *schema.Schema, rd *ops.ColumnRead, w *ops.ColumnWrite) (string, 
 			if !ok || !ops.SameAddr(fa.X, rd.ModelAddr) {
 				return false
 			}
-			f := fieldOf(fa)
+			f := ops.FieldOf(fa)
 			if f == nil {
 				return false
 			}
@@ -145,7 +145,7 @@ func match(sch *schema.Schema, rd *ops.ColumnRead, w *ops.ColumnWrite) (string, 
 				if !ops.SameAddr(x.X, rd.ModelAddr) {
 					return false
 				}
-				f = fieldOf(x)
+				f = ops.FieldOf(x)
 			case *ssa.Field:
 				// The value itself, or a load of the local holding it.
 				base := x.X
@@ -155,9 +155,7 @@ func match(sch *schema.Schema, rd *ops.ColumnRead, w *ops.ColumnWrite) (string, 
 				if base != rd.ModelAddr && !ops.SameAddr(base, rd.ModelAddr) {
 					return false
 				}
-				if st, ok := x.X.Type().Underlying().(*types.Struct); ok {
-					f = st.Field(x.Field)
-				}
+				f = ops.FieldOf(x)
 			}
 			if f == nil {
 				return false
@@ -237,18 +235,6 @@ func versioned(sch *schema.Schema, rd *ops.ColumnRead, w *ops.ColumnWrite) bool 
 func protected(res *ops.Result, fn *ssa.Function, rd *ops.ColumnRead, w *ops.ColumnWrite) bool {
 	// The read's own FOR UPDATE counts; the write's row lock does not.
 	return res.Protection(fn, rd.Handle, rd.Instr, func(op *ops.Op) bool { return op.Instr != w.Instr }) != ops.Unprotected
-}
-
-func fieldOf(fa *ssa.FieldAddr) *types.Var {
-	ptr, ok := fa.X.Type().Underlying().(*types.Pointer)
-	if !ok {
-		return nil
-	}
-	st, ok := ptr.Elem().Underlying().(*types.Struct)
-	if !ok || fa.Field >= st.NumFields() {
-		return nil
-	}
-	return st.Field(fa.Field)
 }
 
 func message(sch *schema.Schema, rd *ops.ColumnRead, w *ops.ColumnWrite, col string) string {

@@ -193,7 +193,7 @@ func bunWrites(fn *ssa.Function, call *ssa.Call, site knowledge.Site) []*ColumnW
 		return out
 	}
 	for _, st := range fieldStores(fn, base.ModelAddr) {
-		f := rowFieldOf(st.Addr.(*ssa.FieldAddr))
+		f := FieldOf(st.Addr.(*ssa.FieldAddr))
 		if f == nil {
 			continue
 		}

@@ -44,36 +44,23 @@ func entRow(call ssa.CallInstruction, row *knowledge.Call, info *knowledge.EntIn
 	if len(args) == 0 {
 		return nil
 	}
-	v := args[0]
-	for i := 0; i < maxTrace; i++ {
-		c, ok := knowledge.Unwrap(v).(*ssa.Call)
-		if !ok {
+	steps, ok := entChain(args[0])
+	if !ok {
+		return nil
+	}
+	for _, st := range steps {
+		if st.info.Builder == knowledge.EntEntityClient {
+			op.Handle = Root(st.args[0])
 			break
 		}
-		callee := c.Common().StaticCallee()
-		if callee == nil {
-			return nil
-		}
-		obj, _ := callee.Object().(*types.Func)
-		srow, sinfo := knowledge.EntCall(obj)
-		if srow == nil || sinfo == nil || len(c.Common().Args) == 0 {
-			return nil
-		}
-		cargs := c.Common().Args
-		if sinfo.Builder == knowledge.EntEntityClient {
-			op.Handle = Root(cargs[0])
-			break
-		}
-		switch srow.Kind {
+		switch st.row.Kind {
 		case knowledge.Chain:
-			if srow.Func.Name == "Where" {
-				for _, pred := range entPredicates(c) {
-					op.Keys = append(op.Keys, pred)
-				}
+			if st.row.Func.Name == "Where" {
+				op.Keys = append(op.Keys, entPredicates(st.call)...)
 			}
 		case knowledge.SetStep:
-			if sinfo.Column != "" && len(cargs) > 1 && !sinfo.Clear && !sinfo.Excluded {
-				op.Keys = append(op.Keys, KeyValue{Column: sinfo.Column, Value: cargs[1]})
+			if st.info.Column != "" && len(st.args) > 1 && !st.info.Clear && !st.info.Excluded {
+				op.Keys = append(op.Keys, KeyValue{Column: st.info.Column, Value: st.args[1]})
 			}
 		case knowledge.ConflictStep:
 			op.Conflict = &RowConflict{Unknown: true}
@@ -81,7 +68,6 @@ func entRow(call ssa.CallInstruction, row *knowledge.Call, info *knowledge.EntIn
 		default:
 			return nil
 		}
-		v = cargs[0]
 	}
 	if len(op.Keys) == 0 {
 		return nil
@@ -154,4 +140,50 @@ func sliceValues(v ssa.Value) []ssa.Value {
 		}
 	}
 	return out
+}
+
+// An entStep is one call of an ent-generated builder chain.
+type entStep struct {
+	call *ssa.Call
+	name string
+	row  *knowledge.Call
+	info *knowledge.EntInfo
+	args []ssa.Value // the receiver first
+}
+
+// starts reports whether the step starts a chain: a method of the entity
+// client (Query, UpdateOneID, Create...) or of an entity ((*Account).Update).
+func (s entStep) starts() bool {
+	return s.info.Builder == knowledge.EntEntityClient || s.info.Builder == knowledge.EntModel
+}
+
+// entChain returns the steps of the ent builder chain whose last step is
+// v, from v back to the step that starts it (see starts), which is then
+// the last of steps. ok is false when a call on the way is not an ent
+// builder method; a chain that begins with something else (a builder
+// kept in a variable) ends with a step that does not start it.
+func entChain(v ssa.Value) (steps []entStep, ok bool) {
+	for i := 0; i < maxTrace; i++ {
+		c, isCall := knowledge.Unwrap(v).(*ssa.Call)
+		if !isCall {
+			return steps, true
+		}
+		callee := c.Common().StaticCallee()
+		if callee == nil {
+			return steps, false
+		}
+		obj, _ := callee.Object().(*types.Func)
+		row, info := knowledge.EntCall(obj)
+		args := c.Common().Args
+		if row == nil || info == nil || len(args) == 0 {
+			return steps, false
+		}
+		step := entStep{call: c, name: callee.Name(), row: row, info: info, args: args}
+		steps = append(steps, step)
+		if step.starts() {
+			return steps, true
+		}
+		v = args[0]
+	}
+	return steps, false
 }

@@ -95,53 +95,41 @@ func entWrites(call ssa.CallInstruction, row *knowledge.Call, info *knowledge.En
 	var keys []KeyValue
 	var entity, handle ssa.Value
 	guarded := false
-	v := args[0]
-	for i := 0; i < maxTrace; i++ {
-		c, ok := knowledge.Unwrap(v).(*ssa.Call)
-		if !ok {
-			return nil
-		}
-		callee := c.Common().StaticCallee()
-		if callee == nil {
-			return nil
-		}
-		obj, _ := callee.Object().(*types.Func)
-		srow, sinfo := knowledge.EntCall(obj)
-		if srow == nil || sinfo == nil || len(c.Common().Args) == 0 {
-			return nil
-		}
-		cargs := c.Common().Args
-		if sinfo.Builder == knowledge.EntEntityClient || sinfo.Builder == knowledge.EntModel {
+	steps, ok := entChain(args[0])
+	if !ok || len(steps) == 0 || !steps[len(steps)-1].starts() {
+		return nil
+	}
+	for _, st := range steps {
+		if st.starts() {
 			switch {
-			case callee.Name() == "UpdateOneID" && len(cargs) == 2:
-				keys = []KeyValue{{Column: "id", Value: cargs[1]}}
-				handle = Root(cargs[0])
-			case callee.Name() == "UpdateOne" && len(cargs) == 2:
-				entity = knowledge.Unwrap(cargs[1])
-			case callee.Name() == "Update" && sinfo.Builder == knowledge.EntModel:
-				entity = knowledge.Unwrap(cargs[0]) // (*Account).Update()
+			case st.name == "UpdateOneID" && len(st.args) == 2:
+				keys = []KeyValue{{Column: "id", Value: st.args[1]}}
+				handle = Root(st.args[0])
+			case st.name == "UpdateOne" && len(st.args) == 2:
+				entity = knowledge.Unwrap(st.args[1])
+			case st.name == "Update" && st.info.Builder == knowledge.EntModel:
+				entity = knowledge.Unwrap(st.args[0]) // (*Account).Update()
 			default:
 				return nil
 			}
 			break
 		}
-		switch srow.Kind {
+		switch st.row.Kind {
 		case knowledge.Chain:
-			if srow.Func.Name != "Where" {
+			if st.row.Func.Name != "Where" {
 				return nil
 			}
 			guarded = true
 		case knowledge.SetStep:
-			if sinfo.Column == "" || sinfo.Clear || len(cargs) < 2 {
+			if st.info.Column == "" || st.info.Clear || len(st.args) < 2 {
 				return nil
 			}
-			sets = append(sets, set{sinfo.Column, sinfo.Field, cargs[1]})
+			sets = append(sets, set{st.info.Column, st.info.Field, st.args[1]})
 		case knowledge.AddStep:
 			// AddX is atomic; it writes no value computed in Go.
 		default:
 			return nil
 		}
-		v = cargs[0]
 	}
 	if keys == nil && entity == nil {
 		return nil

@@ -373,27 +373,11 @@ func (e *extractor) entOps(call ssa.CallInstruction, site knowledge.Site, row *k
 // entChainLock returns the lock ("FOR UPDATE") a LockStep of an ent
 // builder chain adds, walking back from a finisher's receiver; "" if none.
 func entChainLock(v ssa.Value) string {
-	for i := 0; i < maxTrace && v != nil; i++ {
-		call, ok := knowledge.Unwrap(v).(*ssa.Call)
-		if !ok {
-			return ""
+	steps, _ := entChain(v)
+	for _, st := range steps {
+		if st.row.Kind == knowledge.LockStep {
+			return st.info.Lock
 		}
-		callee := call.Common().StaticCallee()
-		if callee == nil {
-			return ""
-		}
-		obj, ok := callee.Object().(*types.Func)
-		if !ok {
-			return ""
-		}
-		row, info := knowledge.EntCall(obj)
-		if row == nil || callee.Signature.Recv() == nil || len(call.Common().Args) == 0 {
-			return ""
-		}
-		if row.Kind == knowledge.LockStep && info != nil {
-			return info.Lock
-		}
-		v = call.Common().Args[0]
 	}
 	return ""
 }

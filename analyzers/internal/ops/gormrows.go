@@ -236,7 +236,7 @@ func structKeys(v ssa.Value) []KeyValue {
 			if !ok || fa.X != alloc {
 				continue
 			}
-			f := rowFieldOf(fa)
+			f := FieldOf(fa)
 			if f == nil || f.Embedded() {
 				continue
 			}

@@ -60,7 +60,7 @@ func (e *extractor) keyEvents(fn *ssa.Function) []keyEvent {
 				if !ok {
 					continue
 				}
-				if f := fieldOf(fa); f != nil {
+				if f := FieldOf(fa); f != nil {
 					ptr, _ := fa.X.Type().Underlying().(*types.Pointer)
 					if knowledge.IdemKeyField(knowledge.TypeOf(ptr.Elem())) == f.Name() {
 						add([]ssa.Value{requestRoot(fa.X)}, x.Val, false, x.Pos())

@@ -200,7 +200,7 @@ func fromCall(v ssa.Value, call ssa.CallInstruction, depth int) bool {
 		}
 	case *ssa.UnOp:
 		if fa, ok := x.X.(*ssa.FieldAddr); ok {
-			if f := rowFieldOf(fa); f != nil && f.Name() == "Error" {
+			if f := FieldOf(fa); f != nil && f.Name() == "Error" {
 				return fromCall(fa.X, call, depth+1)
 			}
 		}
@@ -395,7 +395,7 @@ func errOf(call ssa.CallInstruction) ssa.Value {
 	}
 	for _, ref := range *v.Referrers() {
 		if fa, ok := ref.(*ssa.FieldAddr); ok {
-			if f := rowFieldOf(fa); f != nil && f.Name() == "Error" {
+			if f := FieldOf(fa); f != nil && f.Name() == "Error" {
 				for _, use := range *fa.Referrers() {
 					if load, ok := use.(*ssa.UnOp); ok && load.Op == token.MUL {
 						return load
@@ -661,7 +661,7 @@ func rowsAffected(op *RowOp, v ssa.Value) bool {
 	switch x := v.(type) {
 	case *ssa.UnOp:
 		if fa, ok := x.X.(*ssa.FieldAddr); ok && x.Op == token.MUL {
-			if f := rowFieldOf(fa); f != nil && f.Name() == "RowsAffected" {
+			if f := FieldOf(fa); f != nil && f.Name() == "RowsAffected" {
 				c, ok := knowledge.Unwrap(fa.X).(*ssa.Call)
 				return ok && ssa.CallInstruction(c) == op.Instr
 			}

@@ -524,7 +524,7 @@ func storesTo(v ssa.Value, name string) []ssa.Value {
 	}
 	for _, ref := range *refs {
 		fa, ok := ref.(*ssa.FieldAddr)
-		if !ok || fa.X != v || fieldOf(fa) == nil || fieldOf(fa).Name() != name {
+		if !ok || fa.X != v || FieldOf(fa) == nil || FieldOf(fa).Name() != name {
 			continue
 		}
 		for _, use := range *fa.Referrers() {
@@ -621,23 +621,31 @@ func isStripeParams(t types.Type) bool {
 	return false
 }
 
-// fieldOf returns the field a FieldAddr selects, or nil. (rows.go uses it
-// too.)
-func fieldOf(fa *ssa.FieldAddr) *types.Var {
-	ptr, ok := fa.X.Type().Underlying().(*types.Pointer)
-	if !ok {
+// FieldOf returns the struct field v selects: the field of a FieldAddr
+// (&x.F), or of a Field of a struct value (x.F on a value); nil
+// otherwise.
+func FieldOf(v ssa.Value) *types.Var {
+	var st *types.Struct
+	index := -1
+	switch x := v.(type) {
+	case *ssa.FieldAddr:
+		if ptr, ok := x.X.Type().Underlying().(*types.Pointer); ok {
+			st, _ = ptr.Elem().Underlying().(*types.Struct)
+		}
+		index = x.Field
+	case *ssa.Field:
+		st, _ = x.X.Type().Underlying().(*types.Struct)
+		index = x.Field
+	}
+	if st == nil || index < 0 || index >= st.NumFields() {
 		return nil
 	}
-	st, ok := ptr.Elem().Underlying().(*types.Struct)
-	if !ok || fa.Field >= st.NumFields() {
-		return nil
-	}
-	return st.Field(fa.Field)
+	return st.Field(index)
 }
 
 // isField reports whether fa selects field name of the struct pkg.typ.
 func selects(fa *ssa.FieldAddr, pkg, typ, name string) bool {
-	f := fieldOf(fa)
+	f := FieldOf(fa)
 	if f == nil || f.Name() != name {
 		return false
 	}
@@ -700,7 +708,7 @@ func builderReceiver(call *ssa.Call) ssa.Value {
 }
 
 func selectsEmbedded(fa *ssa.FieldAddr) bool {
-	f := fieldOf(fa)
+	f := FieldOf(fa)
 	return f != nil && f.Embedded()
 }
 
@@ -746,7 +754,7 @@ func (e *extractor) clientRoots(v ssa.Value, depth int) []ssa.Value {
 	r := requestRoot(v)
 	if load, ok := r.(*ssa.UnOp); ok && load.Op == token.MUL && depth < 3 {
 		if fa, ok := load.X.(*ssa.FieldAddr); ok {
-			if f := fieldOf(fa); f != nil {
+			if f := FieldOf(fa); f != nil {
 				var out []ssa.Value
 				for _, st := range e.fieldStores(f) {
 					out = append(out, e.clientRoots(st, depth+1)...)
@@ -773,7 +781,7 @@ func (e *extractor) fieldStores(f *types.Var) []ssa.Value {
 						continue
 					}
 					if fa, ok := st.Addr.(*ssa.FieldAddr); ok {
-						if fv := fieldOf(fa); fv != nil {
+						if fv := FieldOf(fa); fv != nil {
 							rx.fields[fv] = append(rx.fields[fv], st.Val)
 						}
 					}

@@ -1414,7 +1414,7 @@ func (e *extractor) executorRetries(v ssa.Value, depth int) bool {
 		return e.executorRetries(site.Receiver(), depth+1)
 	case *ssa.UnOp:
 		if fa, ok := x.X.(*ssa.FieldAddr); ok && x.Op == token.MUL {
-			if f := fieldOf(fa); f != nil {
+			if f := FieldOf(fa); f != nil {
 				stores := e.fieldStores(f)
 				for _, st := range stores {
 					if !e.executorRetries(st, depth+1) {

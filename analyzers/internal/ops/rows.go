@@ -523,7 +523,7 @@ func fieldValue(v ssa.Value, name string) ssa.Value {
 			if !ok {
 				continue
 			}
-			if f := rowFieldOf(fa); f == nil || f.Name() != name {
+			if f := FieldOf(fa); f == nil || f.Name() != name {
 				continue
 			}
 			for _, use := range *fa.Referrers() {
@@ -780,7 +780,7 @@ func keyOf(v ssa.Value) valKey {
 		case *ssa.UnOp:
 			if x.Op.String() == "*" {
 				if fa, ok := x.X.(*ssa.FieldAddr); ok {
-					if f := rowFieldOf(fa); f != nil {
+					if f := FieldOf(fa); f != nil {
 						path = append([]string{f.Name()}, path...)
 						v = fa.X
 						continue
@@ -817,19 +817,6 @@ func SameKey(a, b ssa.Value) bool {
 
 func isErrorType(t types.Type) bool {
 	return types.Identical(t, types.Universe.Lookup("error").Type())
-}
-
-// rowFieldOf returns the field a FieldAddr selects, or nil.
-func rowFieldOf(fa *ssa.FieldAddr) *types.Var {
-	ptr, ok := fa.X.Type().Underlying().(*types.Pointer)
-	if !ok {
-		return nil
-	}
-	st, ok := ptr.Elem().Underlying().(*types.Struct)
-	if !ok || fa.Field >= st.NumFields() {
-		return nil
-	}
-	return st.Field(fa.Field)
 }
 
 // ChecksUnique reports whether fn tests err for a unique violation (see

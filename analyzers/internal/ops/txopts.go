@@ -71,7 +71,7 @@ func serializableOptions(v ssa.Value) bool {
 		if !ok {
 			continue
 		}
-		f := rowFieldOf(fa)
+		f := FieldOf(fa)
 		if f == nil || (f.Name() != "Isolation" && f.Name() != "IsoLevel") {
 			continue
 		}

@@ -497,7 +497,7 @@ func gormCount(call ssa.CallInstruction) CountUse {
 	for _, ref := range *v.Referrers() {
 		switch x := ref.(type) {
 		case *ssa.FieldAddr:
-			f := rowFieldOf(x)
+			f := FieldOf(x)
 			if f == nil {
 				use = CountUnknown
 				continue
@@ -563,56 +563,44 @@ func entUpdate(call ssa.CallInstruction, row *knowledge.Call, info *knowledge.En
 	if len(args) == 0 {
 		return nil
 	}
-	v := args[0]
-	for i := 0; i < maxTrace; i++ {
-		c, ok := knowledge.Unwrap(v).(*ssa.Call)
-		if !ok {
-			return nil
-		}
-		callee := c.Common().StaticCallee()
-		if callee == nil {
-			return nil
-		}
-		obj, _ := callee.Object().(*types.Func)
-		srow, sinfo := knowledge.EntCall(obj)
-		if srow == nil || sinfo == nil || len(c.Common().Args) == 0 {
-			return nil
-		}
-		cargs := c.Common().Args
-		if sinfo.Builder == knowledge.EntEntityClient {
-			switch callee.Name() {
+	steps, ok := entChain(args[0])
+	if !ok || len(steps) == 0 || steps[len(steps)-1].info.Builder != knowledge.EntEntityClient {
+		return nil
+	}
+	for _, st := range steps {
+		if st.info.Builder == knowledge.EntEntityClient {
+			switch st.name {
 			case "UpdateOneID", "UpdateOne":
 				u.Keyed = true
 			}
 			break
 		}
-		switch srow.Kind {
+		switch st.row.Kind {
 		case knowledge.Chain:
-			if srow.Func.Name != "Where" {
+			if st.row.Func.Name != "Where" {
 				return nil
 			}
-			for _, pred := range entPredicates(c) {
+			for _, pred := range entPredicates(st.call) {
 				u.Compares = append(u.Compares, pred.Column)
 				u.Keyed = true
 			}
 		case knowledge.SetStep:
 			switch {
-			case sinfo.Column == "":
+			case st.info.Column == "":
 				return nil
-			case sinfo.Clear:
-				u.Constants = append(u.Constants, sinfo.Column)
+			case st.info.Clear:
+				u.Constants = append(u.Constants, st.info.Column)
 			default:
-				u.Assigns = append(u.Assigns, sinfo.Column)
+				u.Assigns = append(u.Assigns, st.info.Column)
 			}
 		case knowledge.AddStep:
-			if sinfo.Column == "" {
+			if st.info.Column == "" {
 				return nil
 			}
-			u.Bumps = append(u.Bumps, sinfo.Column)
+			u.Bumps = append(u.Bumps, st.info.Column)
 		default:
 			return nil
 		}
-		v = cargs[0]
 	}
 	if info.Builder == knowledge.EntUpdate && info.Affected {
 		u.Count = countUse(call)

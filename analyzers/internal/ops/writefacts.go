@@ -240,7 +240,7 @@ func (e *extractor) helperWrites(fn *ssa.Function, call *ssa.Call) []*ColumnWrit
 			table, columnOf = bunModelColumn(model)
 		}
 		for _, st := range fieldStores(fn, addr) {
-			f := rowFieldOf(st.Addr.(*ssa.FieldAddr))
+			f := FieldOf(st.Addr.(*ssa.FieldAddr))
 			if f == nil {
 				continue
 			}

@@ -447,7 +447,7 @@ func gormWrites(fn *ssa.Function, call *ssa.Call, site knowledge.Site) []*Column
 		var out []*ColumnWrite
 		for _, st := range fieldStores(fn, addr) {
 			fa := st.Addr.(*ssa.FieldAddr)
-			f := rowFieldOf(fa)
+			f := FieldOf(fa)
 			if f == nil {
 				continue
 			}
