@@ -16,7 +16,8 @@
 // SHARE, LOCK IN SHARE MODE, LOCK TABLE, a transaction-scoped advisory lock
 // (pg_advisory_xact_lock), GORM's clause.Locking, bun's For, ent's
 // ForUpdate and ForShare, and any UPDATE, DELETE or updating upsert run in
-// the transaction, since those lock the rows they write until the end. A
+// the transaction, since those lock the rows they write until the end
+// (SQL text run by database/sql, sqlx, pgx, or GORM's Raw and Exec). A
 // plain INSERT is not a lock. A helper that locks the transaction it is
 // given (in this package or another) counts where it is called.
 //
@@ -33,6 +34,11 @@
 // locked region is reported. In a transaction callback (GORM Transaction,
 // pgx.BeginFunc, bun RunInTx, a user-written WithTx) the lock lasts until
 // the callback returns.
+//
+// One finding per lock: at the first call made while it is held, naming
+// the request rather than the connection it is made over (a pool's dial
+// on a cache miss). Moving that call out of the transaction usually moves
+// the ones after it too.
 //
 // # Example
 //
