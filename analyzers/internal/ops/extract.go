@@ -469,7 +469,7 @@ func applySummary(s *Summary, name string, args []ssa.Value) []*Op {
 		}
 	}
 	if s.Network != "" {
-		ops = append(ops, &Op{Kind: Network, Desc: s.Network, Via: name})
+		ops = append(ops, &Op{Kind: Network, Desc: s.Network, Via: name, dials: s.NetworkDials})
 	}
 	for _, c := range s.LockedCalls {
 		if g, ok := arg(c.Guard).(*ssa.Const); ok && c.Guard >= 0 && g.Value != nil && g.Value.Kind() == constant.Bool && constant.BoolVal(g.Value) != c.Want {

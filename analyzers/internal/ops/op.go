@@ -88,6 +88,9 @@ type Op struct {
 	SQL *sqltext.Statement
 	// Row is the knowledge row of the library call, when there is one.
 	Row *knowledge.Call
+	// dials is, for a helper's network operation, its summary's
+	// NetworkDials.
+	dials bool
 }
 
 // Pos returns the position of the operation's call.

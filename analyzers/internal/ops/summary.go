@@ -23,9 +23,12 @@ type Summary struct {
 	// Ends are the parameters holding a transaction the function commits
 	// or rolls back (a commit helper).
 	Ends []int
-	// Network names the first network I/O the function performs, "" if
-	// none.
+	// Network names the network I/O the function performs, "" if none:
+	// its first request, or its first dial when it makes no request.
 	Network string
+	// NetworkDials is set when Network only opens a connection (a
+	// pool's dial): a request found later is preferred as evidence.
+	NetworkDials bool
 	// TxRuns are the func parameters the function calls inside a
 	// transaction (a user-written WithTx).
 	TxRuns []TxCallback
@@ -148,8 +151,8 @@ func summarise(fn *ssa.Function, ops []*Op) *Summary {
 		case Network:
 			// Name a request over the connection it may be made on: the
 			// RPC, not the pool's dial on a cache miss.
-			if s.Network == "" || (isDial(s.Network) && !op.Dials()) {
-				s.Network = op.Evidence()
+			if s.Network == "" || (s.NetworkDials && !op.Dials()) {
+				s.Network, s.NetworkDials = op.Evidence(), op.Dials()
 			}
 		}
 	}
@@ -363,9 +366,5 @@ func (op *Op) Dials() bool {
 	if op.Row != nil {
 		return op.Row.Kind == knowledge.Dial
 	}
-	return isDial(op.Desc)
+	return op.dials
 }
-
-// isDial reports whether an operation's description names a connection
-// being opened ("connection via grpc.DialContext").
-func isDial(desc string) bool { return strings.HasPrefix(desc, "connection via ") }
