@@ -97,5 +97,5 @@ func marshalled(body ssa.Value) ssa.Value {
 
 func isFunc(call *ssa.Call, pkg, name string) bool {
 	f := call.Call.StaticCallee()
-	return f != nil && f.Pkg != nil && f.Pkg.Pkg.Path() == pkg && f.Name() == name && f.Signature.Recv() == nil
+	return f != nil && funcPkgPath(f) == pkg && f.Name() == name && f.Signature.Recv() == nil
 }

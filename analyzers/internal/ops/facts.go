@@ -2,8 +2,10 @@ package ops
 
 import (
 	"go/ast"
+	"go/token"
 	"go/types"
 	"reflect"
+	"sort"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
@@ -144,13 +146,11 @@ func importedSummary(pass *analysis.Pass) func(*types.Func) *Summary {
 // need bodies, rather than requiring buildssa, which every driver would
 // then run on every package of the program.
 func buildSSA(pass *analysis.Pass) []*ssa.Function {
-	prog := ssa.NewProgram(pass.Fset, 0)
-	// Direct imports only, as buildssa does: SSA creates members of
-	// packages further away on demand, and creating every transitive
-	// import cost half the analysis on large programs (docs/performance.md).
-	for _, p := range pass.Pkg.Imports() {
-		prog.CreatePackage(p, nil, nil, true)
-	}
+	// BareInits: the package initializer does not call the imports'
+	// initializers, so SSA does not require every direct import to be
+	// created (it panics with "unsatisfied import" otherwise).
+	prog := ssa.NewProgram(pass.Fset, ssa.BareInits)
+	createReferenced(prog, pass)
 	pkg := prog.CreatePackage(pass.Pkg, pass.Files, pass.TypesInfo, false)
 	pkg.Build()
 
@@ -178,6 +178,67 @@ func buildSSA(pass *analysis.Pass) []*ssa.Function {
 		}
 	}
 	return funcs
+}
+
+// createReferenced creates, for each package whose package-level
+// functions or variables pass's package names, an SSA package holding
+// those members and no others: SSA resolves such names among the created
+// packages, and creates the methods of other packages' types on demand.
+//
+// Creating an import from its types allocates a function for each of its
+// functions and methods, and every package with operations paid that
+// again for net/http and database/sql: on large programs it was most of
+// what the layer allocated, and it set its peak memory
+// (docs/performance.md). So each package is created from a stand-in
+// file declaring only the members named (a function declaration without a
+// body is what SSA makes of an external function: parameters, no
+// blocks), with a types.Info defining those identifiers as the real
+// objects. The package is never built: its functions have no blocks, as
+// when created from types.
+func createReferenced(prog *ssa.Program, pass *analysis.Pass) {
+	type stub struct {
+		file *ast.File
+		info *types.Info
+	}
+	stubs := map[*types.Package]*stub{}
+	var order []*types.Package
+	declared := map[types.Object]bool{}
+	for _, obj := range pass.TypesInfo.Uses {
+		if fn, ok := obj.(*types.Func); ok {
+			obj = fn.Origin()
+		}
+		pkg := obj.Pkg()
+		if pkg == nil || pkg == pass.Pkg || obj.Parent() != pkg.Scope() || declared[obj] {
+			continue
+		}
+		id := ast.NewIdent(obj.Name())
+		var decl ast.Decl
+		switch obj.(type) {
+		case *types.Func:
+			decl = &ast.FuncDecl{Name: id, Type: &ast.FuncType{Params: &ast.FieldList{}}}
+		case *types.Var:
+			decl = &ast.GenDecl{Tok: token.VAR, Specs: []ast.Spec{&ast.ValueSpec{Names: []*ast.Ident{id}}}}
+		default:
+			continue // constants are folded; types need no member
+		}
+		declared[obj] = true
+		st := stubs[pkg]
+		if st == nil {
+			st = &stub{
+				file: &ast.File{Name: ast.NewIdent(pkg.Name())},
+				info: &types.Info{Defs: map[*ast.Ident]types.Object{}},
+			}
+			stubs[pkg] = st
+			order = append(order, pkg)
+		}
+		st.file.Decls = append(st.file.Decls, decl)
+		st.info.Defs[id] = obj
+	}
+	sort.Slice(order, func(i, j int) bool { return order[i].Path() < order[j].Path() })
+	for _, pkg := range order {
+		st := stubs[pkg]
+		prog.CreatePackage(pkg, []*ast.File{st.file}, st.info, true)
+	}
 }
 
 // soleImpls applies the one-implementation rule: for each interface type

@@ -189,14 +189,27 @@ func callOperands(common *ssa.CallCommon) []ssa.Value {
 	return common.Args
 }
 
+// funcPkgPath returns the path of the package declaring fn, or "".
 func funcPkgPath(fn *ssa.Function) string {
-	if fn.Pkg != nil {
-		return fn.Pkg.Pkg.Path()
-	}
-	if obj, ok := fn.Object().(*types.Func); ok && obj.Pkg() != nil {
-		return obj.Pkg().Path()
+	if p := funcPkg(fn); p != nil {
+		return p.Path()
 	}
 	return ""
+}
+
+// funcPkg returns the package declaring fn, or nil (a wrapper, a
+// function of no package). It reads the types object, not fn.Pkg: SSA
+// creates the methods of packages it was not asked to create on demand,
+// without a Package (buildSSA creates only the imports the package
+// names functions or variables of).
+func funcPkg(fn *ssa.Function) *types.Package {
+	if obj, ok := fn.Object().(*types.Func); ok && obj.Pkg() != nil {
+		return obj.Pkg()
+	}
+	if fn.Pkg != nil {
+		return fn.Pkg.Pkg
+	}
+	return nil
 }
 
 // isRequestish reports whether a value of type t may carry an idempotency

@@ -67,7 +67,7 @@ func notFoundTest(op *RowOp, cond ssa.Value, depth int) (int, bool) {
 		}
 	case *ssa.Call:
 		common := x.Common()
-		if callee := common.StaticCallee(); callee != nil && callee.Pkg != nil && callee.Pkg.Pkg.Path() == "errors" && callee.Name() == "Is" && len(common.Args) == 2 {
+		if callee := common.StaticCallee(); callee != nil && funcPkgPath(callee) == "errors" && callee.Name() == "Is" && len(common.Args) == 2 {
 			if sentinelMatches(op, common.Args[1]) && errFrom(common.Args[0], op) {
 				return 0, true
 			}
@@ -181,7 +181,7 @@ func fromCall(v ssa.Value, call ssa.CallInstruction, depth int) bool {
 			return true
 		}
 		// fmt.Errorf("...: %w", err) keeps the error for errors.Is.
-		if callee := x.Common().StaticCallee(); callee != nil && callee.Pkg != nil && callee.Pkg.Pkg.Path() == "fmt" && callee.Name() == "Errorf" && len(x.Common().Args) == 2 {
+		if callee := x.Common().StaticCallee(); callee != nil && funcPkgPath(callee) == "fmt" && callee.Name() == "Errorf" && len(x.Common().Args) == 2 {
 			if format, ok := knowledge.ConstString(x.Common().Args[0]); ok && strings.Contains(format, "%w") {
 				for _, a := range sliceValues(x.Common().Args[1]) {
 					if fromCall(a, call, depth+1) {
@@ -442,7 +442,7 @@ func (e *extractor) ChecksUnique(fn *ssa.Function, err ssa.Value) bool {
 			case ssa.CallInstruction:
 				common := x.Common()
 				callee := common.StaticCallee()
-				if callee != nil && callee.Pkg != nil && callee.Pkg.Pkg.Path() == "errors" && len(common.Args) == 2 {
+				if callee != nil && funcPkgPath(callee) == "errors" && len(common.Args) == 2 {
 					switch callee.Name() {
 					case "Is":
 						if from(common.Args[0]) {
@@ -465,7 +465,7 @@ func (e *extractor) ChecksUnique(fn *ssa.Function, err ssa.Value) bool {
 					}
 					continue
 				}
-				if callee != nil && callee.Pkg != nil && callee.Pkg.Pkg.Path() == "strings" && len(common.Args) == 2 &&
+				if callee != nil && funcPkgPath(callee) == "strings" && len(common.Args) == 2 &&
 					uniqueText(common.Args[0], common.Args[1], from) {
 					// strings.Contains(err.Error(), "duplicate key") and the like.
 					checked = true
@@ -534,7 +534,7 @@ func isErrText(v ssa.Value, from func(ssa.Value) bool, depth int) bool {
 	if callee == nil || len(common.Args) != 1 {
 		return false
 	}
-	if callee.Pkg != nil && callee.Pkg.Pkg.Path() == "strings" {
+	if funcPkgPath(callee) == "strings" {
 		switch callee.Name() {
 		case "ToLower", "ToUpper", "TrimSpace":
 			return isErrText(common.Args[0], from, depth+1)

@@ -564,8 +564,7 @@ func urlParts(v ssa.Value, depth int) []string {
 			return append(urlParts(x.X, depth+1), urlParts(x.Y, depth+1)...)
 		}
 	case *ssa.Call:
-		if callee := x.Common().StaticCallee(); callee != nil && callee.Pkg != nil &&
-			callee.Pkg.Pkg.Path() == "fmt" && callee.Name() == "Sprintf" && len(x.Common().Args) > 0 {
+		if callee := x.Common().StaticCallee(); callee != nil && funcPkgPath(callee) == "fmt" && callee.Name() == "Sprintf" && len(x.Common().Args) > 0 {
 			if format, ok := knowledge.ConstString(x.Common().Args[0]); ok {
 				return []string{formatText(format)}
 			}

@@ -608,11 +608,11 @@ func classifiedFalse(b *ssa.BasicBlock, errs map[ssa.Value]bool) int {
 // a lost response produces, are not.
 func picksAnswer(call *ssa.Call, depth int) bool {
 	callee := call.Common().StaticCallee()
-	if callee == nil || callee.Pkg == nil {
+	if callee == nil || funcPkg(callee) == nil {
 		return false
 	}
 	args := call.Common().Args
-	if callee.Pkg.Pkg.Path() == "errors" && len(args) == 2 {
+	if funcPkgPath(callee) == "errors" && len(args) == 2 {
 		switch callee.Name() {
 		case "Is":
 			g := globalOf(args[1])
@@ -631,7 +631,7 @@ func picksAnswer(call *ssa.Call, depth int) bool {
 		}
 		return false
 	}
-	if depth > 0 || isStdPath(callee.Pkg.Pkg.Path()) || len(callee.Blocks) == 0 {
+	if depth > 0 || isStdPath(funcPkgPath(callee)) || len(callee.Blocks) == 0 {
 		return false
 	}
 	picks := false
@@ -641,7 +641,7 @@ func picksAnswer(call *ssa.Call, depth int) bool {
 			if !ok {
 				continue
 			}
-			if f := c.Common().StaticCallee(); f != nil && f.Pkg != nil && f.Pkg.Pkg.Path() == "errors" && (f.Name() == "Is" || f.Name() == "As") {
+			if f := c.Common().StaticCallee(); f != nil && funcPkgPath(f) == "errors" && (f.Name() == "Is" || f.Name() == "As") {
 				if !picksAnswer(c, depth+1) {
 					return false
 				}

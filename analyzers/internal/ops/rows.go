@@ -598,10 +598,11 @@ func (e *extractor) helperRows(call ssa.CallInstruction, callee *ssa.Function) [
 		return out
 	}
 	model := func(name string) types.Type {
-		if name == "" || fn.Pkg == nil {
+		pkg := funcPkg(fn)
+		if name == "" || pkg == nil {
 			return nil
 		}
-		return lookupType(fn.Pkg.Pkg, name)
+		return lookupType(pkg, name)
 	}
 	handle := func(i int) ssa.Value {
 		if i >= 0 && i < len(args) {
