@@ -61,6 +61,12 @@ type Settings struct {
 	// that run their func argument repeatedly until it succeeds, in the
 	// same form as NetworkFuncs.
 	RetryFuncs []string `json:"retry-funcs,omitempty" yaml:"retry-funcs"`
+	// IdempotentFuncs are functions whose requests change nothing when
+	// repeated though sent with POST or PATCH (a search, a validation,
+	// a link or token the server makes anew each time), in the same form
+	// as NetworkFuncs: the requests they make, themselves or through
+	// helpers, are not reported as retried.
+	IdempotentFuncs []string `json:"idempotent-funcs,omitempty" yaml:"idempotent-funcs"`
 }
 
 // Config is the configuration in force for one package.
@@ -76,6 +82,7 @@ type Config struct {
 	IdempotencyHeaders []string // canonical header keys, defaults first
 	NetworkFuncs       []string
 	RetryFuncs         []string
+	IdempotentFuncs    []string
 }
 
 // Inputs returns the files the configuration was read from, which are
@@ -125,6 +132,7 @@ func (s *Settings) Validate() error {
 		{"idempotency-headers", validateEach(s.IdempotencyHeaders, validateHeader)},
 		{"network-funcs", validateEach(s.NetworkFuncs, validateFuncName)},
 		{"retry-funcs", validateEach(s.RetryFuncs, validateFuncName)},
+		{"idempotent-funcs", validateEach(s.IdempotentFuncs, validateFuncName)},
 	} {
 		if check.err != nil {
 			return fmt.Errorf("%s: %w", check.name, check.err)
@@ -240,12 +248,13 @@ func resolve(root, file string, fromFile, fromDriver Settings) *Config {
 		return file
 	}
 	c := &Config{
-		ModuleRoot:    root,
-		File:          file,
-		VersionColumn: pick(fromDriver.VersionColumn, fromFile.VersionColumn, DefaultVersionColumn),
-		VersionField:  pick(fromDriver.VersionField, fromFile.VersionField, DefaultVersionField),
-		NetworkFuncs:  pickList(fromDriver.NetworkFuncs, fromFile.NetworkFuncs),
-		RetryFuncs:    pickList(fromDriver.RetryFuncs, fromFile.RetryFuncs),
+		ModuleRoot:      root,
+		File:            file,
+		VersionColumn:   pick(fromDriver.VersionColumn, fromFile.VersionColumn, DefaultVersionColumn),
+		VersionField:    pick(fromDriver.VersionField, fromFile.VersionField, DefaultVersionField),
+		NetworkFuncs:    pickList(fromDriver.NetworkFuncs, fromFile.NetworkFuncs),
+		RetryFuncs:      pickList(fromDriver.RetryFuncs, fromFile.RetryFuncs),
+		IdempotentFuncs: pickList(fromDriver.IdempotentFuncs, fromFile.IdempotentFuncs),
 	}
 	for _, p := range pickList(fromDriver.Schema, fromFile.Schema) {
 		c.Schema = append(c.Schema, absFrom(root, p))

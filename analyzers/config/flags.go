@@ -23,6 +23,8 @@ func RegisterFlags(fs *flag.FlagSet) {
 		"network-funcs", "comma-separated functions that call another service, e.g. (*example.com/notify.Client).Send")
 	fs.Var(&listFlag{set: func(s *Settings) *[]string { return &s.RetryFuncs }},
 		"retry-funcs", "comma-separated functions that retry their func argument, e.g. example.com/retry.Do")
+	fs.Var(&listFlag{set: func(s *Settings) *[]string { return &s.IdempotentFuncs }},
+		"idempotent-funcs", "comma-separated functions whose POST or PATCH requests change nothing when repeated, e.g. (*example.com/sso.Client).RedirectURL")
 }
 
 // setDriverField applies one flag to the driver settings, validating the

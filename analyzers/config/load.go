@@ -206,7 +206,7 @@ func yamlError(err error) error {
 
 // Names lists the settings, in the order of the Settings fields.
 func Names() []string {
-	return []string{"schema", "version-column", "version-field", "idempotency-headers", "network-funcs", "retry-funcs"}
+	return []string{"schema", "version-column", "version-field", "idempotency-headers", "network-funcs", "retry-funcs", "idempotent-funcs"}
 }
 
 // absFrom resolves a configured path against the module root, never the

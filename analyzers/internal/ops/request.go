@@ -25,7 +25,11 @@ type requestExt struct {
 	info       *types.Info
 	headers    map[string]bool // canonical header keys
 	retryFuncs map[string]bool // by types.Func.FullName
-	funcs      []*ssa.Function
+	// idempotentFuncs are the functions configured as making only
+	// requests a repeat does not change (idempotent-funcs), by
+	// types.Func.FullName.
+	idempotentFuncs map[string]bool
+	funcs           []*ssa.Function
 
 	fields    map[*types.Var][]ssa.Value // values stored in each struct field, built on first use
 	sends     map[*ssa.Function][]*send
@@ -37,15 +41,16 @@ type requestExt struct {
 
 func newRequestExt(info *types.Info, cfg *config.Config, funcs []*ssa.Function) *requestExt {
 	rx := &requestExt{
-		info:       info,
-		headers:    map[string]bool{},
-		retryFuncs: map[string]bool{},
-		funcs:      funcs,
-		sends:      map[*ssa.Function][]*send{},
-		events:     map[*ssa.Function][]keyEvent{},
-		loops:      map[*ssa.Function]*loopInfo{},
-		wrappers:   map[*ssa.Function]*construct{},
-		wrapperOK:  map[*ssa.Function]bool{},
+		info:            info,
+		headers:         map[string]bool{},
+		retryFuncs:      map[string]bool{},
+		idempotentFuncs: map[string]bool{},
+		funcs:           funcs,
+		sends:           map[*ssa.Function][]*send{},
+		events:          map[*ssa.Function][]keyEvent{},
+		loops:           map[*ssa.Function]*loopInfo{},
+		wrappers:        map[*ssa.Function]*construct{},
+		wrapperOK:       map[*ssa.Function]bool{},
 	}
 	headers := config.DefaultIdempotencyHeaders
 	if cfg != nil {
@@ -53,11 +58,31 @@ func newRequestExt(info *types.Info, cfg *config.Config, funcs []*ssa.Function) 
 		for _, f := range cfg.RetryFuncs {
 			rx.retryFuncs[f] = true
 		}
+		for _, f := range cfg.IdempotentFuncs {
+			rx.idempotentFuncs[f] = true
+		}
 	}
 	for _, h := range headers {
 		rx.headers[textproto.CanonicalMIMEHeaderKey(h)] = true
 	}
 	return rx
+}
+
+// idempotent reports whether fn, or the function it is declared in, is
+// one the configuration says makes only requests a repeat does not
+// change.
+func (rx *requestExt) idempotent(fn *ssa.Function) bool {
+	if len(rx.idempotentFuncs) == 0 {
+		return false
+	}
+	for fn.Parent() != nil {
+		fn = fn.Parent()
+	}
+	if fn.Origin() != nil {
+		fn = fn.Origin()
+	}
+	obj, ok := fn.Object().(*types.Func)
+	return ok && rx.idempotentFuncs[obj.FullName()]
 }
 
 // req returns the request analysis state, made with the defaults when the
@@ -227,7 +252,10 @@ func (e *extractor) sendsIn(fn *ssa.Function) []*send {
 	if s, ok := rx.sends[fn]; ok {
 		return s
 	}
-	rx.sends[fn] = nil // recursion
+	rx.sends[fn] = nil // recursion; and none in a function configured idempotent
+	if rx.idempotent(fn) {
+		return nil
+	}
 	var out []*send
 	for _, b := range fn.Blocks {
 		for _, instr := range b.Instrs {
@@ -264,6 +292,9 @@ func (e *extractor) sendsOf(fn *ssa.Function, call ssa.CallInstruction) []*send 
 	}
 	if callee.Origin() != nil {
 		callee = callee.Origin()
+	}
+	if e.req().idempotent(callee) {
+		return nil
 	}
 	sum := e.summary(callee)
 	if sum == nil || len(sum.Sends) == 0 {
