@@ -178,10 +178,20 @@
 //
 // The analyzer knows a request's method, not what the endpoint does: a
 // POST that only reads (a validation, a search, a token check) is
-// reported like one that creates. When the endpoint is such a read, or
-// the server deduplicates by some other means (a unique client reference
-// in the body that it rejects twice, say), silence the finding on the
-// reported line:
+// reported like one that creates. Name the functions that make such
+// requests in the idempotent-funcs setting (flag, plugin setting or
+// .idemlint.yml), as types.Func.FullName prints them:
+//
+//	idempotent-funcs:
+//	  - (*example.com/billing.Client).ValidateLicense
+//	  - (*example.com/sso.Client).RedirectURL
+//
+// Requests a listed function makes, itself or through helpers (a shared
+// doRequest that retries), are then not reported, and a retry of a call to
+// it is not either; the same helper called from an unlisted function
+// still is. When the server deduplicates by some other means (a unique
+// client reference in the body that it rejects twice, say), silence the
+// finding on the reported line:
 //
 //	//idemlint:ignore retrypost the ledger rejects a second entry with the same reference
 //

@@ -300,7 +300,7 @@ func (e *extractor) keyOf(fn *ssa.Function, roots, clients []ssa.Value) (k keyIn
 		case *ssa.Call:
 			// A request a library makes, or one a function of the
 			// user's returns, which may have set a key.
-			if site, ok := knowledge.Resolve(x.Common()); !ok || !knowledge.Covered(site.Func.Pkg) {
+			if site, ok := knowledge.Resolve(x.Common()); (!ok || !knowledge.Covered(site.Func.Pkg)) && e.builds(x.Common().StaticCallee()) == nil {
 				opaque = true
 			}
 			if src, ok := bodyKey(e, x); ok {

@@ -37,6 +37,7 @@ type requestExt struct {
 	loops     map[*ssa.Function]*loopInfo
 	wrappers  map[*ssa.Function]*construct
 	wrapperOK map[*ssa.Function]bool
+	builds    map[*ssa.Function]*RequestBuild
 }
 
 func newRequestExt(info *types.Info, cfg *config.Config, funcs []*ssa.Function) *requestExt {
@@ -51,6 +52,7 @@ func newRequestExt(info *types.Info, cfg *config.Config, funcs []*ssa.Function) 
 		loops:           map[*ssa.Function]*loopInfo{},
 		wrappers:        map[*ssa.Function]*construct{},
 		wrapperOK:       map[*ssa.Function]bool{},
+		builds:          map[*ssa.Function]*RequestBuild{},
 	}
 	headers := config.DefaultIdempotencyHeaders
 	if cfg != nil {
@@ -348,7 +350,7 @@ func (e *extractor) librarySend(fn *ssa.Function, call ssa.CallInstruction, site
 	}
 	if s.method == "" && s.methodParam == nil {
 		for _, r := range roots {
-			if m, p := requestMethodOf(fn, r); m != "" || p != nil {
+			if m, p := e.requestMethodOf(fn, r); m != "" || p != nil {
 				s.method, s.methodParam = strings.ToUpper(m), p
 				break
 			}
@@ -358,7 +360,7 @@ func (e *extractor) librarySend(fn *ssa.Function, call ssa.CallInstruction, site
 	urlv := site.RoleArg(knowledge.URL)
 	if urlv == nil {
 		for _, r := range roots {
-			if u := requestURLOf(r); u != nil {
+			if u := e.requestURLOf(r); u != nil {
 				urlv = u
 				break
 			}
@@ -413,7 +415,7 @@ func (e *extractor) helperSend(fn *ssa.Function, call ssa.CallInstruction, name 
 	}
 	if s.method == "" && s.methodParam == nil {
 		for _, r := range roots {
-			if m, p := requestMethodOf(fn, r); m != "" || p != nil {
+			if m, p := e.requestMethodOf(fn, r); m != "" || p != nil {
 				s.method, s.methodParam = strings.ToUpper(m), p
 				break
 			}
@@ -427,7 +429,7 @@ func (e *extractor) helperSend(fn *ssa.Function, call ssa.CallInstruction, name 
 	}
 	if s.url == "" {
 		for _, r := range roots {
-			if u := requestURLOf(r); u != nil {
+			if u := e.requestURLOf(r); u != nil {
 				s.url = urlText(u)
 				break
 			}
@@ -510,11 +512,22 @@ func urlParam(fn *ssa.Function, v ssa.Value) *ssa.Parameter {
 
 // requestMethodOf returns the method a request root was built with: the
 // method argument of the NewRequest call it comes from, or a constant
-// stored in its Method field (resty's Send).
-func requestMethodOf(fn *ssa.Function, root ssa.Value) (string, *ssa.Parameter) {
+// stored in its Method field (resty's Send), or what the function of the
+// program that made and returned it says (reqbuild.go).
+func (e *extractor) requestMethodOf(fn *ssa.Function, root ssa.Value) (string, *ssa.Parameter) {
 	if call, ok := root.(*ssa.Call); ok {
 		site, ok := knowledge.Resolve(call.Common())
 		if !ok || site.Row == nil || site.Row.Kind != knowledge.NewRequest {
+			// A request a function of the program made and returned.
+			b := e.builds(call.Common().StaticCallee())
+			switch {
+			case b == nil:
+				return "", nil
+			case b.Method != "":
+				return b.Method, nil
+			case b.MethodParam >= 0 && b.MethodParam < len(call.Common().Args):
+				return constOrParam(fn, call.Common().Args[b.MethodParam])
+			}
 			return "", nil
 		}
 		if m := site.RoleArg(knowledge.HTTPMethod); m != nil {
@@ -535,11 +548,14 @@ func requestMethodOf(fn *ssa.Function, root ssa.Value) (string, *ssa.Parameter) 
 }
 
 // requestURLOf returns the URL argument of the NewRequest call a request
-// root comes from.
-func requestURLOf(root ssa.Value) ssa.Value {
+// root comes from, or the argument a builder makes it from.
+func (e *extractor) requestURLOf(root ssa.Value) ssa.Value {
 	if call, ok := root.(*ssa.Call); ok {
 		if site, ok := knowledge.Resolve(call.Common()); ok && site.Row != nil && site.Row.Kind == knowledge.NewRequest {
 			return site.RoleArg(knowledge.URL)
+		}
+		if b := e.builds(call.Common().StaticCallee()); b != nil && b.URLParam >= 0 && b.URLParam < len(call.Common().Args) {
+			return call.Common().Args[b.URLParam]
 		}
 	}
 	return nil

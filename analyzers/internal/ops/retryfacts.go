@@ -98,13 +98,16 @@ func (e *extractor) requestSummary(fn *ssa.Function, s *Summary) *Summary {
 		}
 	}
 
-	if len(add.Sends) == 0 && len(add.Retries) == 0 && len(add.Keys) == 0 && !add.FreshResult {
+	// A request it makes and returns.
+	add.Builds = e.builds(fn)
+
+	if len(add.Sends) == 0 && len(add.Retries) == 0 && len(add.Keys) == 0 && !add.FreshResult && add.Builds == nil {
 		return s
 	}
 	if s == nil {
 		s = &Summary{}
 	}
-	s.Sends, s.Retries, s.Keys, s.FreshResult = add.Sends, add.Retries, add.Keys, add.FreshResult
+	s.Sends, s.Retries, s.Keys, s.FreshResult, s.Builds = add.Sends, add.Retries, add.Keys, add.FreshResult, add.Builds
 	return s
 }
 

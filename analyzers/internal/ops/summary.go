@@ -59,6 +59,9 @@ type Summary struct {
 	// SQLCUpdate is, for a sqlc-generated UPDATE method, its query
 	// (versioned.go).
 	SQLCUpdate *SQLCUpdateFact
+	// Builds is, for a function returning a request it made without a
+	// key, the request's method and URL (reqbuild.go).
+	Builds *RequestBuild
 }
 
 // A ParamLockedCall is a network call (Call) made after a lock (Lock) on the
@@ -111,6 +114,9 @@ func (s *Summary) String() string {
 	if u := s.SQLCUpdate; u != nil {
 		parts = append(parts, "sqlc-update("+u.Name+" "+u.Cmd+")")
 	}
+	if s.Builds != nil {
+		parts = append(parts, s.Builds.String())
+	}
 	return strings.Join(parts, " ")
 }
 
@@ -119,7 +125,7 @@ func (s *Summary) empty() bool {
 		len(s.Sends) == 0 && len(s.Retries) == 0 && len(s.Keys) == 0 && !s.FreshResult &&
 		len(s.Lookups) == 0 && len(s.Inserts) == 0 && len(s.UniqueChecks) == 0 &&
 		len(s.ModelReads) == 0 && len(s.ModelWrites) == 0 &&
-		s.SQLCUpdate == nil)
+		s.SQLCUpdate == nil && s.Builds == nil)
 }
 
 // summarise computes fn's summary from its operations.

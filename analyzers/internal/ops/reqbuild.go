@@ -1,0 +1,121 @@
+package ops
+
+import (
+	"fmt"
+	"go/types"
+
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/idemlint/idemlint/analyzers/internal/knowledge"
+)
+
+// This file follows requests made by a function of the program and
+// returned to its caller (a client's newRequest(ctx, method, path, body)):
+// the caller that sends such a request learns its method and URL from the
+// builder, as it would from a NewRequest call of its own.
+
+// A RequestBuild says that a function returns a request it made itself
+// (with a NewRequest the tables know, or through another such function)
+// and set no idempotency key on.
+type RequestBuild struct {
+	// Method is the request's method, "" when MethodParam names it.
+	Method string
+	// MethodParam is the parameter holding the method, -1 if none.
+	MethodParam int
+	// URLParam is the parameter the URL is made from, -1 if none.
+	URLParam int
+}
+
+func (b *RequestBuild) String() string {
+	s := "builds("
+	switch {
+	case b.Method != "":
+		s += b.Method
+	case b.MethodParam >= 0:
+		s += fmt.Sprintf("method=p%d", b.MethodParam)
+	}
+	if b.URLParam >= 0 {
+		s += fmt.Sprintf(" url=p%d", b.URLParam)
+	}
+	return s + ")"
+}
+
+// isHTTPRequest reports whether t is *net/http.Request.
+func isHTTPRequest(t types.Type) bool {
+	ptr, ok := t.(*types.Pointer)
+	if !ok {
+		return false
+	}
+	named, ok := ptr.Elem().(*types.Named)
+	return ok && named.Obj().Pkg() != nil && named.Obj().Pkg().Path() == "net/http" && named.Obj().Name() == "Request"
+}
+
+// builds returns what fn's result request is, or nil: computed for a
+// function with a body in this package, else the fact of fn's package.
+func (e *extractor) builds(fn *ssa.Function) *RequestBuild {
+	if fn == nil {
+		return nil
+	}
+	if fn.Origin() != nil {
+		fn = fn.Origin()
+	}
+	if len(fn.Blocks) == 0 {
+		if s := e.summary(fn); s != nil {
+			return s.Builds
+		}
+		return nil
+	}
+	rx := e.req()
+	if b, ok := rx.builds[fn]; ok {
+		return b
+	}
+	rx.builds[fn] = nil // recursion
+	b := e.buildOf(fn)
+	rx.builds[fn] = b
+	return b
+}
+
+// buildOf computes builds for a function with a body: every return of a
+// non-nil request returns one made in fn (its roots are fn's own
+// NewRequest calls or calls of builders), all with the same method, and
+// fn sets no idempotency key on it.
+func (e *extractor) buildOf(fn *ssa.Function) *RequestBuild {
+	ri := -1
+	results := fn.Signature.Results()
+	for i := 0; i < results.Len(); i++ {
+		if isHTTPRequest(results.At(i).Type()) {
+			ri = i
+			break
+		}
+	}
+	if ri < 0 || e.req().idempotent(fn) {
+		return nil
+	}
+	var out *RequestBuild
+	for _, ret := range returnInstrs(fn) {
+		v := ret.Results[ri]
+		if c, ok := knowledge.Unwrap(v).(*ssa.Const); ok && c.IsNil() {
+			continue // a failure
+		}
+		root, ok := requestRoot(v).(*ssa.Call)
+		if !ok {
+			return nil
+		}
+		method, mp := e.requestMethodOf(fn, root)
+		if method == "" && mp == nil {
+			return nil
+		}
+		b := &RequestBuild{Method: method, MethodParam: ownParam(fn, []*ssa.Parameter{mp}), URLParam: -1}
+		if u := e.requestURLOf(root); u != nil {
+			b.URLParam = ownParam(fn, []*ssa.Parameter{urlParam(fn, u)})
+		}
+		if k := e.keyOf(fn, []ssa.Value{root}, nil); k.unknown || len(k.sets) > 0 {
+			return nil // keyed here: what the caller adds is not all there is
+		}
+		if out != nil && *out != *b {
+			return nil
+		}
+		out = b
+	}
+	return out
+}
