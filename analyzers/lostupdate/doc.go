@@ -100,18 +100,20 @@
 //     count is then checked is assumed, not verified;
 //   - the value comes from another column or table, or from outside the
 //     database (a request field, time.Now, another service's figure);
-//   - the row is versioned (a version column in the schema, GORM's
-//     optimisticlock.Version): noversion reports it instead.
+//   - the row is versioned: noversion reports it instead. Versioned is
+//     decided once for both analyzers: a version column in the schema,
+//     GORM's optimisticlock.Version, a field named as the version-field
+//     setting that some update of the package compares or bumps, or a
+//     table no schema describes whose version column some update of the
+//     package compares or bumps.
 //
 // What is not analysed yet, and so never reported: sqlc (an UPDATE
 // method's params from a :one row); the generics API's Updates(ctx, t)
 // and Set steps; a read and a
 // write in different functions other than through a helper returning the
 // model it read or writing the model it is given whole; rows read by
-// Query in a loop or sqlx Select into a slice; a
-// GORM model with only the configured version field (treated as
-// versioned, so left to noversion); RowsAffected after a guarded UPDATE
-// is not checked. Unknown suppresses: when the SQL,
+// Query in a loop or sqlx Select into a slice; RowsAffected after a
+// guarded UPDATE is not checked. Unknown suppresses: when the SQL,
 // the key or the path of the value is not understood, nothing is
 // reported.
 //

@@ -35,18 +35,20 @@ func run(pass *analysis.Pass) (any, error) {
 	res, _ := pass.ResultOf[ops.Analyzer].(*ops.Result)
 	defer res.Release(pass) // its SSA can go once every analyzer using it is done
 	sch, _ := pass.ResultOf[schema.Analyzer].(*schema.Schema)
+	cfg, _ := pass.ResultOf[config.Analyzer].(*config.Config)
 	versionColumn := config.DefaultVersionColumn
-	if cfg, _ := pass.ResultOf[config.Analyzer].(*config.Config); cfg != nil && cfg.VersionColumn != "" {
+	if cfg != nil && cfg.VersionColumn != "" {
 		versionColumn = cfg.VersionColumn
 	}
 	r := report.New(pass)
 	if res != nil {
+		vs := res.Versioning(sch, cfg)
 		for _, fn := range res.Funcs {
 			end := token.NoPos
 			if syntax := fn.Syntax(); syntax != nil {
 				end = syntax.End()
 			}
-			r.Func(ops.FuncName(fn), fn.Pos(), end, func() { check(pass, r, res, sch, versionColumn, fn) })
+			r.Func(ops.FuncName(fn), fn.Pos(), end, func() { check(pass, r, res, sch, vs, versionColumn, fn) })
 		}
 	}
 	r.Finish()
@@ -55,7 +57,7 @@ func run(pass *analysis.Pass) (any, error) {
 
 // check reports each write of fn whose value derives from the same
 // column of the same row as an earlier read of fn left it.
-func check(pass *analysis.Pass, r *report.Reporter, res *ops.Result, sch *schema.Schema, versionColumn string, fn *ssa.Function) {
+func check(pass *analysis.Pass, r *report.Reporter, res *ops.Result, sch *schema.Schema, vs *ops.Versioning, versionColumn string, fn *ssa.Function) {
 	reads := res.ColumnReads(fn)
 	if len(reads) == 0 {
 		return
@@ -74,7 +76,7 @@ func check(pass *analysis.Pass, r *report.Reporter, res *ops.Result, sch *schema
 			if load == nil {
 				continue
 			}
-			if versioned(sch, rd, w) || protected(res, fn, rd, w) {
+			if versioned(vs, rd) || protected(res, fn, rd, w) {
 				continue
 			}
 			if b := load.Block(); b != nil && !ops.Reaches(rd.Instr, load, nil) {
@@ -214,20 +216,17 @@ func sameRow(a, b []ops.KeyValue) bool {
 	return false
 }
 
-// versioned reports whether the row is known to be versioned: the write
-// is noversion's (design.md, one finding per bug).
-func versioned(sch *schema.Schema, rd *ops.ColumnRead, w *ops.ColumnWrite) bool {
+// versioned reports whether the package treats the row as versioned: the
+// write is noversion's (design.md, one finding per bug, decided by
+// ops.Versioning).
+func versioned(vs *ops.Versioning, rd *ops.ColumnRead) bool {
 	if rd.Model != nil {
-		if _, ok := sch.ModelVersion(rd.Model); ok {
+		if _, ok := vs.Model(rd.Model); ok {
 			return true
 		}
 	}
-	if rd.Table != "" {
-		if _, ok := sch.VersionColumn(rd.Table); ok {
-			return true
-		}
-	}
-	return false
+	_, _, ok := vs.Table(rd.Table)
+	return ok
 }
 
 // protected reports whether the read runs in a SERIALIZABLE transaction,

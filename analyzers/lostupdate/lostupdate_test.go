@@ -47,5 +47,5 @@ func TestRelated(t *testing.T) {
 			assert.Contains(t, d.Related[0].Message, "the read: ")
 		}
 	}
-	assert.Equal(t, 27, n)
+	assert.Equal(t, 28, n)
 }

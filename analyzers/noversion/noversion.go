@@ -50,48 +50,14 @@ func run(pass *analysis.Pass) (any, error) {
 	cfg, _ := pass.ResultOf[config.Analyzer].(*config.Config)
 	r := report.New(pass)
 	if res != nil && sch != nil {
-		byFn := map[*ssa.Function][]*write{}
-		var all []*write
-		var sqlUpdates []*write // updates by SQL of tables the schema says nothing about
+		vs := res.Versioning(sch, cfg)
 		for _, fn := range res.Funcs {
+			var ws []*write
 			for _, u := range res.Updates(fn) {
-				w := resolve(sch, fn, u)
-				if w == nil {
-					if u.Model == nil && u.Table != "" && cfg != nil && cfg.VersionColumn != "" {
-						sqlUpdates = append(sqlUpdates, &write{fn: fn, u: u, table: u.Table, desc: u.Desc,
-							version: schema.Version{Column: cfg.VersionColumn, Kind: schema.VersionColumn}})
-					}
-					continue
+				if w := resolve(vs, fn, u); w != nil {
+					ws = append(ws, w)
 				}
-				byFn[fn] = append(byFn[fn], w)
-				all = append(all, w)
 			}
-		}
-		// The rest of the versioned rule: a table with the version column
-		// that some update of this package compares or bumps.
-		inferred := map[string]bool{}
-		for _, w := range sqlUpdates {
-			if compares(w) || w.u.BumpsColumn(w.version.Column) {
-				inferred[strings.ToLower(w.table)] = true
-			}
-		}
-		for _, w := range sqlUpdates {
-			if inferred[strings.ToLower(w.table)] && !sch.Describes(w.table) {
-				w.inferred = true
-				byFn[w.fn] = append(byFn[w.fn], w)
-			}
-		}
-		// A GORM field named as the version-field setting makes its table
-		// versioned only when some update of this package compares or bumps
-		// it.
-		evidence := map[string]bool{}
-		for _, w := range all {
-			if compares(w) || w.u.BumpsColumn(w.version.Column) {
-				evidence[strings.ToLower(w.table)] = true
-			}
-		}
-		for _, fn := range res.Funcs {
-			ws := byFn[fn]
 			if len(ws) == 0 {
 				continue
 			}
@@ -101,9 +67,6 @@ func run(pass *analysis.Pass) (any, error) {
 			}
 			r.Func(ops.FuncName(fn), fn.Pos(), end, func() {
 				for _, w := range ws {
-					if w.version.Kind == schema.VersionField && !evidence[strings.ToLower(w.table)] {
-						continue
-					}
 					check(r, res, w)
 				}
 			})
@@ -114,25 +77,23 @@ func run(pass *analysis.Pass) (any, error) {
 }
 
 // resolve names the table of an update and its version column; nil when
-// the table is not versioned or not known.
-func resolve(sch *schema.Schema, fn *ssa.Function, u *ops.Update) *write {
+// the package does not treat the row as versioned (ops.Versioning) or the
+// table is not known.
+func resolve(vs *ops.Versioning, fn *ssa.Function, u *ops.Update) *write {
 	w := &write{fn: fn, u: u, table: u.Table, desc: u.Desc}
 	var ok bool
 	if u.Model != nil {
-		if w.table, ok = sch.Table(u.Model); !ok || w.table == "" {
+		if w.version, ok = vs.Model(u.Model); !ok {
 			return nil
 		}
-		w.version, ok = sch.ModelVersion(u.Model)
+		w.table, _ = vs.Schema().Table(u.Model)
 		w.desc = u.Desc + " of " + w.table
-	} else {
-		w.version, ok = sch.Version(u.Table)
-	}
-	if !ok || w.version.Column == "" {
+	} else if w.version, w.inferred, ok = vs.Table(u.Table); !ok {
 		return nil
 	}
 	if w.version.Field == "" && u.Model != nil {
 		// A version column known from DDL: the model's field for it.
-		if m, ok := sch.Model(u.Model); ok {
+		if m, ok := vs.Schema().Model(u.Model); ok {
 			for _, f := range m.Fields {
 				if strings.EqualFold(f.Column, w.version.Column) {
 					w.version.Field = f.Name

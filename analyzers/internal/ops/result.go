@@ -38,6 +38,10 @@ type Result struct {
 	facts    *Facts
 	mu       sync.Mutex
 	released map[string]bool
+
+	// versioning is the package's versioned rule (versioning.go).
+	versioningOnce sync.Once
+	versioning     *Versioning
 }
 
 // Ops returns the operations of fn.
