@@ -7,6 +7,7 @@ import (
 	"reflect"
 	"sort"
 	"strings"
+	"sync"
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ssa"
@@ -131,12 +132,23 @@ func isStd(path string) bool {
 // importedSummary returns the Summary fact of a function of another
 // package, or nil.
 func importedSummary(pass *analysis.Pass) func(*types.Func) *Summary {
+	// Each ImportObjectFact copies the fact; a package asks for the same
+	// callee's summary at every call of it, and again from each analyzer.
+	var mu sync.Mutex
+	cache := map[*types.Func]*Summary{}
 	return func(fn *types.Func) *Summary {
-		var s Summary
-		if pass.ImportObjectFact(fn.Origin(), &s) {
-			return &s
+		fn = fn.Origin()
+		mu.Lock()
+		defer mu.Unlock()
+		if s, ok := cache[fn]; ok {
+			return s
 		}
-		return nil
+		var s *Summary
+		if fact := new(Summary); pass.ImportObjectFact(fn, fact) {
+			s = fact
+		}
+		cache[fn] = s
+		return s
 	}
 }
 

@@ -1,12 +1,43 @@
 package sqltext
 
-import "strings"
+import (
+	"strings"
+	"sync"
+)
 
 // Parse summarises one SQL statement. It never fails and never panics:
 // what it does not understand is reported in Statement.Kind (KindUnknown)
 // and Statement.Unknown. A text holding more than one statement is
 // KindUnknown; use ParseAll for scripts.
 func Parse(sql string) *Statement {
+	parsed.Lock()
+	st, ok := parsed.m[sql]
+	parsed.Unlock()
+	if ok {
+		return st
+	}
+	st = parse(sql)
+	parsed.Lock()
+	if len(parsed.m) >= maxParsed {
+		clear(parsed.m)
+	}
+	parsed.m[sql] = st
+	parsed.Unlock()
+	return st
+}
+
+// parsed memoises Parse: the analyzers ask several questions of one call
+// (its lock, its rows, its update, its columns), each parsing its query
+// again, and a Statement is never modified once returned. Bounded, for
+// long-lived drivers (gopls): cleared when full.
+var parsed = struct {
+	sync.Mutex
+	m map[string]*Statement
+}{m: map[string]*Statement{}}
+
+const maxParsed = 4096
+
+func parse(sql string) *Statement {
 	p := newParser(sql)
 	p.skipSemicolons()
 	if p.peek().kind == tokEOF {
