@@ -512,11 +512,22 @@ func ends(b *ssa.BasicBlock) bool {
 // reachesBackEdge reports whether some failure edge inside the loop leads
 // to the loop's back edge without passing its header.
 func reachesBackEdge(fail []branchEdge, errs map[ssa.Value]bool, body map[*ssa.BasicBlock]bool, h *ssa.BasicBlock) bool {
-	return backToHeader(fail, body, h, func(x *ssa.BasicBlock) []*ssa.BasicBlock {
+	taken := func(x *ssa.BasicBlock, i int) bool {
 		unclassified := classifiedFalse(x, errs)
+		return !onRejection(x, i) && (unclassified < 0 || i == unclassified)
+	}
+	// A failure edge is itself such a branch when the status test that
+	// makes it one is a rejection (the false side of code != 429).
+	var from []branchEdge
+	for _, e := range fail {
+		if i := slices.Index(e.from.Succs, e.to); i < 0 || taken(e.from, i) {
+			from = append(from, e)
+		}
+	}
+	return backToHeader(from, body, h, func(x *ssa.BasicBlock) []*ssa.BasicBlock {
 		var next []*ssa.BasicBlock
 		for i, y := range x.Succs {
-			if !onRejection(x, i) && (unclassified < 0 || i == unclassified) {
+			if taken(x, i) {
 				next = append(next, y)
 			}
 		}
@@ -1289,19 +1300,32 @@ func (e *extractor) clientRetry(s *send) *construct {
 	row := site.Row
 	switch {
 	case knowledge.RetriesItself(row):
-		con := &construct{kind: clientRetry, pos: s.call.Pos(), desc: "the go-retryablehttp client (RetryMax defaults to 4)"}
+		// The count is named only as far as the program shows it: a
+		// client made here with no RetryMax set retries 4 times; one made
+		// elsewhere (a registry's) may set its own.
+		con := &construct{kind: clientRetry, pos: s.call.Pos(), desc: "the go-retryablehttp client"}
 		if recv := site.Receiver(); recv != nil {
 			for _, r := range e.clientRoots(recv, 0) {
+				made := false
 				if c, ok := r.(*ssa.Call); ok && callKind(c, knowledge.RetryClient) {
-					con.pos = c.Pos()
+					con.pos, made = c.Pos(), true
 				}
-				for _, st := range storesTo(r, "RetryMax") {
+				stores := storesTo(r, "RetryMax")
+				for _, st := range stores {
 					if c, ok := st.(*ssa.Const); ok && c.Value != nil && constant.Sign(c.Value) <= 0 {
 						return nil
 					}
 				}
 				if len(storesTo(r, "CheckRetry")) > 0 {
 					return nil // its own retry policy: which requests it retries is unknown
+				}
+				switch {
+				case len(stores) == 1:
+					if c, ok := stores[0].(*ssa.Const); ok && c.Value != nil {
+						con.desc = "the go-retryablehttp client (RetryMax " + c.Value.ExactString() + ")"
+					}
+				case len(stores) == 0 && made:
+					con.desc = "the go-retryablehttp client (RetryMax defaults to 4)"
 				}
 			}
 		}
