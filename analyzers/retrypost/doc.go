@@ -30,7 +30,11 @@
 // not reported. A helper that sends a request (in this package or
 // another) counts where it is called, with what its summary says: the
 // method (or the parameter that names it), and whether its key is none,
-// made on every call, or taken from a parameter.
+// made on every call, or taken from a parameter. So does a function that
+// makes a request and returns it (an API client's newRequest(ctx,
+// method, path, body)): the caller that sends it knows its method and
+// URL, and a key the caller sets on it counts; one that sets a key
+// itself makes the key unknown.
 //
 // The key is a header named Idempotency-Key, X-Idempotency-Key or one
 // listed in the idempotency-headers setting, set with Header.Set or Add,
