@@ -66,7 +66,10 @@
 //     RetryMax defaults to 4) and the *http.Client of its StandardClient
 //     or RoundTripper, a resty client with SetRetryCount(n) for a constant
 //     n > 0 (a count that is not constant is unknown and not reported),
-//     failsafehttp with a retry policy. A retrying client sends the same
+//     failsafehttp with a retry policy, and an http.Client whose
+//     Transport is a round tripper of the program's own that sends the
+//     request it is given again after a failure (its RoundTrip, in this
+//     package or another, through facts). A retrying client sends the same
 //     request again, so a key set on it before the call, even a fresh
 //     one, is the same on every attempt.
 //

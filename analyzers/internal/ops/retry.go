@@ -1389,6 +1389,12 @@ func (e *extractor) retryingHTTPClient(r ssa.Value) *construct {
 		}
 	case *ssa.Alloc:
 		for _, t := range storesTo(x, "Transport") {
+			if c := e.transportRetry(t); c != nil {
+				if !c.pos.IsValid() {
+					c.pos = x.Pos() // the http.Client literal
+				}
+				return c
+			}
 			t = knowledge.Unwrap(t)
 			if row := knowledge.TypeOf(t.Type()); row != nil && row.Role == knowledge.Retrying {
 				return &construct{kind: clientRetry, pos: t.Pos(), desc: "the go-retryablehttp RoundTripper of its http.Client"}
@@ -1398,6 +1404,53 @@ func (e *extractor) retryingHTTPClient(r ssa.Value) *construct {
 					return &construct{kind: clientRetry, pos: c.Pos(), desc: "the failsafe-go retry policy of " + calleeName(site)}
 				}
 			}
+		}
+	}
+	return nil
+}
+
+// transportRetry returns the construct when t, a value stored in an
+// http.Client's Transport, is of a type of the program whose RoundTrip
+// sends the request it is given again after a failure (its summary has a
+// send of its request parameter retried inside): every request the
+// client sends, it may send twice, the same request with the same key.
+func (e *extractor) transportRetry(t ssa.Value) *construct {
+	v := t
+	if mi, ok := v.(*ssa.MakeInterface); ok {
+		v = mi.X
+	}
+	obj, _, _ := types.LookupFieldOrMethod(v.Type(), true, nil, "RoundTrip")
+	m, ok := obj.(*types.Func)
+	if !ok || m.Pkg() == nil || isStdPath(m.Pkg().Path()) || knowledge.Covered(m.Pkg().Path()) {
+		return nil
+	}
+	var s *Summary
+	if fn := e.localFunc(m); fn != nil {
+		s = e.summary(fn)
+	} else if e.imported != nil {
+		s = e.imported(m)
+	}
+	if s == nil {
+		return nil
+	}
+	for _, sd := range s.Sends {
+		if sd.ReqParam == 1 && sd.Retry != "" {
+			pos := t.Pos()
+			if !pos.IsValid() {
+				pos = v.Pos()
+			}
+			return &construct{kind: clientRetry, pos: pos, desc: sd.Retry + ", the Transport of its http.Client,"}
+		}
+	}
+	return nil
+}
+
+// localFunc returns the function of the package under analysis declared
+// as obj, or nil.
+func (e *extractor) localFunc(obj *types.Func) *ssa.Function {
+	for _, fn := range e.req().funcs {
+		if fn.Object() == obj {
+			return fn
 		}
 	}
 	return nil
