@@ -38,6 +38,8 @@ type requestExt struct {
 	wrappers  map[*ssa.Function]*construct
 	wrapperOK map[*ssa.Function]bool
 	builds    map[*ssa.Function]*RequestBuild
+	// retryingClients caches returnsRetryingClient.
+	retryingClients map[*ssa.Function]string
 }
 
 func newRequestExt(info *types.Info, cfg *config.Config, funcs []*ssa.Function) *requestExt {
@@ -53,6 +55,7 @@ func newRequestExt(info *types.Info, cfg *config.Config, funcs []*ssa.Function) 
 		wrappers:        map[*ssa.Function]*construct{},
 		wrapperOK:       map[*ssa.Function]bool{},
 		builds:          map[*ssa.Function]*RequestBuild{},
+		retryingClients: map[*ssa.Function]string{},
 	}
 	headers := config.DefaultIdempotencyHeaders
 	if cfg != nil {

@@ -1387,6 +1387,11 @@ func (e *extractor) retryingHTTPClient(r ssa.Value) *construct {
 		if site, ok := knowledge.Resolve(x.Common()); ok && site.Row != nil && site.Row.Kind == knowledge.RetryClient && site.Row.Func.Recv == "Client" {
 			return &construct{kind: clientRetry, pos: x.Pos(), desc: "the go-retryablehttp client behind " + calleeName(site)}
 		}
+		// A function of the program that returns a retrying client (a
+		// shared package's NewHTTPClient).
+		if desc := e.returnsRetryingClient(x.Common().StaticCallee()); desc != "" {
+			return &construct{kind: clientRetry, pos: x.Pos(), desc: desc}
+		}
 	case *ssa.Alloc:
 		for _, t := range storesTo(x, "Transport") {
 			if c := e.transportRetry(t); c != nil {
@@ -1407,6 +1412,71 @@ func (e *extractor) retryingHTTPClient(r ssa.Value) *construct {
 		}
 	}
 	return nil
+}
+
+// returnsRetryingClient describes the retrying *http.Client fn returns
+// on every path that returns one, or returns "": computed for a function
+// of this package, else read from its summary (RetryingClient).
+func (e *extractor) returnsRetryingClient(fn *ssa.Function) string {
+	if fn == nil {
+		return ""
+	}
+	if fn.Origin() != nil {
+		fn = fn.Origin()
+	}
+	if len(fn.Blocks) == 0 {
+		if s := e.summary(fn); s != nil {
+			return s.RetryingClient
+		}
+		return ""
+	}
+	rx := e.req()
+	if d, ok := rx.retryingClients[fn]; ok {
+		return d
+	}
+	rx.retryingClients[fn] = "" // recursion
+	d := e.retryingClientOf(fn)
+	rx.retryingClients[fn] = d
+	return d
+}
+
+func (e *extractor) retryingClientOf(fn *ssa.Function) string {
+	ri := -1
+	results := fn.Signature.Results()
+	for i := 0; i < results.Len(); i++ {
+		if isHTTPClient(results.At(i).Type()) {
+			ri = i
+			break
+		}
+	}
+	if ri < 0 {
+		return ""
+	}
+	desc := ""
+	for _, ret := range returnInstrs(fn) {
+		v := ret.Results[ri]
+		if c, ok := knowledge.Unwrap(v).(*ssa.Const); ok && c.IsNil() {
+			continue
+		}
+		c := e.retryingHTTPClient(requestRoot(v))
+		if c == nil {
+			return ""
+		}
+		if desc == "" {
+			desc = c.desc + " made by " + FuncName(fn)
+		}
+	}
+	return desc
+}
+
+// isHTTPClient reports whether t is *net/http.Client.
+func isHTTPClient(t types.Type) bool {
+	ptr, ok := t.(*types.Pointer)
+	if !ok {
+		return false
+	}
+	named, ok := ptr.Elem().(*types.Named)
+	return ok && named.Obj().Pkg() != nil && named.Obj().Pkg().Path() == "net/http" && named.Obj().Name() == "Client"
 }
 
 // transportRetry returns the construct when t, a value stored in an

@@ -15,5 +15,5 @@ import (
 // not retries), the keys set on a request parameter, fresh results.
 func TestRequestFacts(t *testing.T) {
 	analysistest.Run(t, testutil.Fixtures(t), ops.FactsAnalyzer,
-		"./retrypost/provider", "./retrypost/retry")
+		"./retrypost/provider", "./retrypost/retry", "./retrypost/resilient")
 }

@@ -98,16 +98,18 @@ func (e *extractor) requestSummary(fn *ssa.Function, s *Summary) *Summary {
 		}
 	}
 
-	// A request it makes and returns.
+	// A request it makes and returns; a retrying client it returns.
 	add.Builds = e.builds(fn)
+	add.RetryingClient = e.returnsRetryingClient(fn)
 
-	if len(add.Sends) == 0 && len(add.Retries) == 0 && len(add.Keys) == 0 && !add.FreshResult && add.Builds == nil {
+	if len(add.Sends) == 0 && len(add.Retries) == 0 && len(add.Keys) == 0 && !add.FreshResult && add.Builds == nil && add.RetryingClient == "" {
 		return s
 	}
 	if s == nil {
 		s = &Summary{}
 	}
 	s.Sends, s.Retries, s.Keys, s.FreshResult, s.Builds = add.Sends, add.Retries, add.Keys, add.FreshResult, add.Builds
+	s.RetryingClient = add.RetryingClient
 	return s
 }
 

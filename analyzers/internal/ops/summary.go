@@ -62,6 +62,9 @@ type Summary struct {
 	// Builds is, for a function returning a request it made without a
 	// key, the request's method and URL (reqbuild.go).
 	Builds *RequestBuild
+	// RetryingClient describes, for a function returning an *http.Client
+	// that sends requests again after a failure, that client (retry.go).
+	RetryingClient string
 }
 
 // A ParamLockedCall is a network call (Call) made after a lock (Lock) on the
@@ -117,6 +120,9 @@ func (s *Summary) String() string {
 	if s.Builds != nil {
 		parts = append(parts, s.Builds.String())
 	}
+	if s.RetryingClient != "" {
+		parts = append(parts, "retrying-client("+s.RetryingClient+")")
+	}
 	return strings.Join(parts, " ")
 }
 
@@ -125,7 +131,7 @@ func (s *Summary) empty() bool {
 		len(s.Sends) == 0 && len(s.Retries) == 0 && len(s.Keys) == 0 && !s.FreshResult &&
 		len(s.Lookups) == 0 && len(s.Inserts) == 0 && len(s.UniqueChecks) == 0 &&
 		len(s.ModelReads) == 0 && len(s.ModelWrites) == 0 &&
-		s.SQLCUpdate == nil && s.Builds == nil)
+		s.SQLCUpdate == nil && s.Builds == nil && s.RetryingClient == "")
 }
 
 // summarise computes fn's summary from its operations.
