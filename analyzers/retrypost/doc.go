@@ -69,7 +69,8 @@
 //     failsafehttp with a retry policy, and an http.Client whose
 //     Transport is a round tripper of the program's own that sends the
 //     request it is given again after a failure (its RoundTrip, in this
-//     package or another, through facts). A retrying client sends the same
+//     package or another, through facts), also when a function (of a
+//     shared package, say) makes it and returns it. A retrying client sends the same
 //     request again, so a key set on it before the call, even a fresh
 //     one, is the same on every attempt.
 //
