@@ -268,6 +268,7 @@ func fix(w *ops.ColumnWrite, col string) string {
 		"gorm": "read the row with clause.Locking{Strength: \"UPDATE\"} in the transaction that writes it",
 		"bun":  "read the row with .For(\"UPDATE\") in the transaction that writes it",
 		"ent":  "read the row with ForUpdate() in the transaction that writes it",
+		"sqlc": "read the row with a query ending FOR UPDATE, through Queries.WithTx(tx), in the transaction that writes it",
 		"":     "read the row with SELECT ... FOR UPDATE in the transaction that writes it",
 	}
 	lib := w.Lib
@@ -288,6 +289,8 @@ func fix(w *ops.ColumnWrite, col string) string {
 		return fmt.Sprintf("update it in SQL with .Set(%q, delta), or %s", col+" = "+expr, lock[lib])
 	case "ent":
 		return "update it with the AddX(delta) setter of the column, or " + lock[lib]
+	case "sqlc":
+		return fmt.Sprintf("update it in SQL with a query of its own (SET %s = %s), or %s", col, strings.Replace(expr, "?", "$1", 1), lock[lib])
 	}
 	return fmt.Sprintf("update it in SQL (SET %s = %s), or %s", col, strings.Replace(expr, "?", "$1", 1), lock[lib])
 }

@@ -18,6 +18,7 @@ var fixtures = []string{
 	"./lostupdate/bunsvc",   // bun Scan, then NewUpdate of the model, Set and SetColumn
 	"./lostupdate/gormgen",  // GORM generics: First, then Update of the same row
 	"./lostupdate/entsvc",   // ent: Get or Only, then UpdateOneID or the entity's Update with SetX
+	"./lostupdate/bank",     // sqlc: a :one query, then an UPDATE method whose params carry the value
 	"./lostupdate/shop",     // services over package repo (GORM and bun repositories: Get returns a model, Save writes it whole), transactions passed to it
 }
 
@@ -47,5 +48,5 @@ func TestRelated(t *testing.T) {
 			assert.Contains(t, d.Related[0].Message, "the read: ")
 		}
 	}
-	assert.Equal(t, 28, n)
+	assert.Equal(t, 29, n)
 }

@@ -122,6 +122,12 @@ func SameAddr(a, b ssa.Value) bool {
 	if ok1 && ok2 {
 		return fa.Field == fb.Field && SameAddr(fa.X, fb.X)
 	}
+	// A field of a struct value (a row a query method returned).
+	va, ok1 := a.(*ssa.Field)
+	vb, ok2 := b.(*ssa.Field)
+	if ok1 && ok2 {
+		return va.Field == vb.Field && SameAddr(va.X, vb.X)
+	}
 	return false
 }
 

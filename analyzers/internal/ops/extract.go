@@ -505,6 +505,8 @@ func (e *extractor) summary(fn *ssa.Function) *Summary {
 	s = e.rowSummary(fn, s)
 	s = e.writeSummary(fn, s)
 	s = sqlcUpdateSummary(fn, s)
+	s = sqlcQuerySummary(fn, s)
+	s = sqlcHandleSummary(fn, s)
 	s = sqlcLockSummary(fn, s)
 	e.summaries[fn] = s
 	return s

@@ -50,7 +50,16 @@ func (r *Result) Ops(fn *ssa.Function) []*Op { return r.e.Ops(fn) }
 // InTx reports whether the handle root is a transaction: a Begin, a
 // value of a transaction type, or the transaction parameter of a callback
 // run in a transaction.
-func (r *Result) InTx(root ssa.Value) bool { return IsTx(root) || r.txParams[root] }
+func (r *Result) InTx(root ssa.Value) bool {
+	if IsTx(root) || r.txParams[root] {
+		return true
+	}
+	// q := queries.WithTx(tx), sqlc's generated code in another package.
+	if h := r.e.boundHandle(root); h != nil {
+		return IsTx(h) || r.txParams[h]
+	}
+	return false
+}
 
 // TxCallback reports whether fn runs as the callback of a transaction
 // helper, so that its transaction ends when it returns.

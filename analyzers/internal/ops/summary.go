@@ -65,6 +65,14 @@ type Summary struct {
 	// RetryingClient describes, for a function returning an *http.Client
 	// that sends requests again after a failure, that client (retry.go).
 	RetryingClient string
+	// SQLC is, for a sqlc-generated :one SELECT or UPDATE method, its
+	// query and binds (sqlcrows.go).
+	SQLC *SQLCFact
+	// BindsHandle is, for sqlc's generated New(db) and WithTx(tx), the
+	// argument (receiver counted, plus one; 0 when none) holding the
+	// handle the returned Queries runs on: InTx follows it in other
+	// packages, where Root cannot see the body.
+	BindsHandle int
 }
 
 // A ParamLockedCall is a network call (Call) made after a lock (Lock) on the
@@ -120,6 +128,9 @@ func (s *Summary) String() string {
 	if s.Builds != nil {
 		parts = append(parts, s.Builds.String())
 	}
+	if s.SQLC != nil {
+		parts = append(parts, "sqlc("+s.SQLC.Name+" "+s.SQLC.Cmd+")")
+	}
 	if s.RetryingClient != "" {
 		parts = append(parts, "retrying-client("+s.RetryingClient+")")
 	}
@@ -131,7 +142,7 @@ func (s *Summary) empty() bool {
 		len(s.Sends) == 0 && len(s.Retries) == 0 && len(s.Keys) == 0 && !s.FreshResult &&
 		len(s.Lookups) == 0 && len(s.Inserts) == 0 && len(s.UniqueChecks) == 0 &&
 		len(s.ModelReads) == 0 && len(s.ModelWrites) == 0 &&
-		s.SQLCUpdate == nil && s.Builds == nil && s.RetryingClient == "")
+		s.SQLCUpdate == nil && s.Builds == nil && s.RetryingClient == "" && s.SQLC == nil && s.BindsHandle == 0)
 }
 
 // summarise computes fn's summary from its operations.

@@ -122,6 +122,9 @@ func columnReads(e *extractor, fn *ssa.Function) []*ColumnRead {
 				}
 				if !ok || !knowledge.Covered(site.Func.Pkg) {
 					out = append(out, e.helperReads(call)...)
+					if rd := e.sqlcRead(call); rd != nil {
+						out = append(out, rd)
+					}
 				}
 				continue
 			}
@@ -332,6 +335,7 @@ func (r *Result) ColumnWrites(fn *ssa.Function) []*ColumnWrite {
 				}
 				if !ok || !knowledge.Covered(site.Func.Pkg) {
 					out = append(out, r.e.helperWrites(fn, call)...)
+					out = append(out, r.e.sqlcWrites(call)...)
 				}
 				continue
 			}
@@ -353,7 +357,7 @@ func (r *Result) ColumnWrites(fn *ssa.Function) []*ColumnWrite {
 // sqlWrites makes a write of each SET c = $n of an UPDATE.
 func (e *extractor) sqlWrites(call *ssa.Call, site knowledge.Site) []*ColumnWrite {
 	stmt, h := e.statementOf(site)
-	if stmt == nil || stmt.Kind != sqltext.KindUpdate || stmt.Table.Name == "" || len(stmt.From) > 0 || stmt.Where == nil {
+	if stmt == nil {
 		return nil
 	}
 	var binds []ssa.Value
@@ -369,6 +373,15 @@ func (e *extractor) sqlWrites(call *ssa.Call, site knowledge.Site) []*ColumnWrit
 			return nil
 		}
 		return binds[p.Position-1]
+	}
+	return updateWrites(call, stmt, h, bind, "sql", "the UPDATE of "+stmt.Table.Name+" ("+calleeName(site)+")")
+}
+
+// updateWrites makes a write of each SET c = $n of an UPDATE run by call,
+// its placeholders' values given by bind.
+func updateWrites(call *ssa.Call, stmt *sqltext.Statement, h ssa.Value, bind func(sqltext.Placeholder) ssa.Value, lib, desc string) []*ColumnWrite {
+	if stmt.Kind != sqltext.KindUpdate || stmt.Table.Name == "" || len(stmt.From) > 0 || stmt.Where == nil {
+		return nil
 	}
 	var keys []KeyValue
 	guarded := stmt.Where.Unknown || len(stmt.Unknown) > 0
@@ -408,7 +421,7 @@ func (e *extractor) sqlWrites(call *ssa.Call, site knowledge.Site) []*ColumnWrit
 			continue
 		}
 		out = append(out, &ColumnWrite{Instr: call, Table: stmt.Table.Name, Column: a.Column, Value: v, Keys: keys, Handle: h,
-			Lib: "sql", Guarded: guarded, Desc: "the UPDATE of " + stmt.Table.Name + " (" + calleeName(site) + ")"})
+			Lib: lib, Guarded: guarded, Desc: desc})
 	}
 	return out
 }

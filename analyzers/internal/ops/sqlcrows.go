@@ -1,0 +1,265 @@
+package ops
+
+import (
+	"go/types"
+
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/idemlint/idemlint/analyzers/internal/knowledge"
+	"github.com/idemlint/idemlint/analyzers/internal/sqltext"
+)
+
+// This file gives lostupdate the reads and writes of sqlc-generated query
+// methods at their calls: a :one SELECT by key whose result struct holds
+// the columns, and an UPDATE whose placeholders take the caller's
+// arguments or the fields of its <Name>Params. The generated code is
+// usually another package of the module, so what a method runs travels as
+// its summary's SQLC fact.
+
+// An SQLCFact is what a sqlc-generated query method runs: its query, where
+// each placeholder's value comes from, and, for a :one SELECT, the field of
+// its result each column is scanned into.
+type SQLCFact struct {
+	Name, Cmd, SQL string
+	// Binds[i] is placeholder i+1's: the parameter (receiver excluded)
+	// and, for a <Name>Params argument, its field.
+	Binds []SQLCBindFact
+	// Cols are, for a :one SELECT, the columns scanned into fields of
+	// result 0 (by field index).
+	Cols []SQLCColFact
+}
+
+// An SQLCBindFact is a placeholder's source: parameter Param (receiver
+// excluded), or its field Field.
+type SQLCBindFact struct {
+	Param int
+	Field string
+}
+
+// An SQLCColFact is a column scanned into field Field of the result.
+type SQLCColFact struct {
+	Column string
+	Field  int
+}
+
+// sqlcQuerySummary adds to a sqlc-generated method's summary its SQLC
+// fact, for the :one SELECTs and the UPDATEs lostupdate reads.
+func sqlcQuerySummary(fn *ssa.Function, s *Summary) *Summary {
+	f := sqlcFactOf(fn)
+	if f == nil {
+		return s
+	}
+	if s == nil {
+		s = &Summary{}
+	}
+	s.SQLC = f
+	return s
+}
+
+// sqlcHandleSummary adds to the summary of sqlc's generated New and
+// WithTx the argument whose handle the Queries they return runs on.
+func sqlcHandleSummary(fn *ssa.Function, s *Summary) *Summary {
+	row := knowledge.SQLCHandle(fn)
+	if row == nil {
+		return s
+	}
+	i, ok := row.Param(knowledge.Handle)
+	if !ok {
+		return s
+	}
+	if fn.Signature.Recv() != nil {
+		i++
+	}
+	if s == nil {
+		s = &Summary{}
+	}
+	s.BindsHandle = i + 1
+	return s
+}
+
+// boundHandle returns, for a root that is a call of sqlc's New or WithTx
+// in another package, the root of the handle it binds; nil otherwise.
+func (e *extractor) boundHandle(root ssa.Value) ssa.Value {
+	if e == nil {
+		return nil
+	}
+	call, ok := root.(*ssa.Call)
+	if !ok {
+		return nil
+	}
+	callee := call.Common().StaticCallee()
+	if callee == nil || len(callee.Blocks) > 0 {
+		return nil // in this package Root has seen through it already
+	}
+	s := e.summary(callee)
+	if s == nil || s.BindsHandle == 0 || s.BindsHandle > len(call.Common().Args) {
+		return nil
+	}
+	return Root(call.Common().Args[s.BindsHandle-1])
+}
+
+// sqlcFactOf computes the SQLC fact of a generated method with a body.
+func sqlcFactOf(fn *ssa.Function) *SQLCFact {
+	q := knowledge.SQLC(fn)
+	if q == nil || q.Dynamic || q.Handle >= 0 {
+		return nil
+	}
+	stmt := sqltext.Parse(q.SQL)
+	f := &SQLCFact{Name: q.Name, Cmd: q.Cmd, SQL: q.SQL}
+	for _, b := range q.Binds {
+		if b.Each {
+			return nil
+		}
+		f.Binds = append(f.Binds, SQLCBindFact{Param: b.Param, Field: b.Field})
+	}
+	switch {
+	case stmt.Kind == sqltext.KindUpdate:
+		return f
+	case stmt.Kind == sqltext.KindSelect && q.Cmd == ":one":
+		f.Cols = scannedFields(fn, stmt)
+		if len(f.Cols) > 0 {
+			return f
+		}
+	}
+	return nil
+}
+
+// scannedFields maps the select list of a generated :one method onto the
+// fields of the struct it scans into and returns: the Scan call's
+// destinations, &i.ID, &i.Balance, in select-list order.
+func scannedFields(fn *ssa.Function, stmt *sqltext.Statement) []SQLCColFact {
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			call, ok := instr.(*ssa.Call)
+			if !ok {
+				continue
+			}
+			site, ok := knowledge.Resolve(call.Common())
+			if !ok || site.Row == nil || site.Row.Kind != knowledge.Scan {
+				continue
+			}
+			i, ok := site.Row.Param(knowledge.Dest)
+			if !ok {
+				continue
+			}
+			dests, ok := site.Variadic(i)
+			if !ok || len(dests) != len(stmt.SelectList) {
+				return nil
+			}
+			var out []SQLCColFact
+			for j, d := range dests {
+				fa, ok := knowledge.Unwrap(d).(*ssa.FieldAddr)
+				rc := stmt.SelectList[j]
+				if !ok || rc.Expr.Kind != sqltext.ExprColumn || len(rc.Expr.Columns) != 1 || rc.Name == "*" {
+					continue
+				}
+				out = append(out, SQLCColFact{Column: rc.Expr.Columns[0].Name, Field: fa.Field})
+			}
+			return out
+		}
+	}
+	return nil
+}
+
+// sqlcFact returns the SQLC fact of a callee: computed for a generated
+// method of this package, else its summary's.
+func (e *extractor) sqlcFact(callee *ssa.Function) *SQLCFact {
+	if callee == nil {
+		return nil
+	}
+	if len(callee.Blocks) > 0 {
+		return sqlcFactOf(callee)
+	}
+	if s := e.summary(callee); s != nil {
+		return s.SQLC
+	}
+	return nil
+}
+
+// sqlcBinder returns the value the caller binds to each placeholder.
+func sqlcBinder(call *ssa.Call, f *SQLCFact) func(sqltext.Placeholder) ssa.Value {
+	args := call.Common().Args
+	return func(p sqltext.Placeholder) ssa.Value {
+		if p.Named() || p.Position < 1 || p.Position > len(f.Binds) {
+			return nil
+		}
+		b := f.Binds[p.Position-1]
+		i := b.Param + 1 // Args[0] is the receiver
+		if b.Param < 0 || i >= len(args) {
+			return nil
+		}
+		if b.Field == "" {
+			return args[i]
+		}
+		return fieldValue(args[i], b.Field)
+	}
+}
+
+// sqlcRead makes the read of a call of a generated :one SELECT by key.
+func (e *extractor) sqlcRead(call *ssa.Call) *ColumnRead {
+	callee := call.Common().StaticCallee()
+	f := e.sqlcFact(callee)
+	if f == nil || len(f.Cols) == 0 {
+		return nil
+	}
+	stmt := sqltext.Parse(f.SQL)
+	if stmt.Kind != sqltext.KindSelect || !stmt.Understood() || stmt.Table.Name == "" || len(stmt.From) > 0 {
+		return nil
+	}
+	lk := stmtRow(stmt, sqlcBinder(call, f))
+	if lk == nil || lk.Kind != Lookup {
+		return nil
+	}
+	row := resultValue(call, 0)
+	if row == nil {
+		return nil
+	}
+	// w, err := q.GetWallet(...) kept in a local whose fields are loaded
+	// (the row's address is taken, or a closure captures it).
+	var base ssa.Value = row
+	if refs := row.Referrers(); refs != nil {
+		for _, ref := range *refs {
+			if st, ok := ref.(*ssa.Store); ok && st.Val == row {
+				if alloc, ok := st.Addr.(*ssa.Alloc); ok {
+					base = alloc
+				}
+			}
+		}
+	}
+	rd := &ColumnRead{Instr: call, Table: stmt.Table.Name, Keys: lk.Keys, Lib: "sqlc", Desc: calleeFuncName(callee)}
+	if recv := call.Common().Args; len(recv) > 0 {
+		rd.Handle = Root(recv[0])
+	}
+	for _, c := range f.Cols {
+		var addr ssa.Value
+		if _, isAlloc := base.(*ssa.Alloc); isAlloc {
+			addr = &ssa.FieldAddr{X: base, Field: c.Field}
+		} else {
+			addr = &ssa.Field{X: base, Field: c.Field}
+		}
+		rd.Cols = append(rd.Cols, ReadCol{Column: c.Column, Addr: addr})
+	}
+	return rd
+}
+
+// sqlcWrites makes the writes of a call of a generated UPDATE.
+func (e *extractor) sqlcWrites(call *ssa.Call) []*ColumnWrite {
+	callee := call.Common().StaticCallee()
+	f := e.sqlcFact(callee)
+	if f == nil {
+		return nil
+	}
+	var h ssa.Value
+	if args := call.Common().Args; len(args) > 0 {
+		h = Root(args[0])
+	}
+	return updateWrites(call, sqltext.Parse(f.SQL), h, sqlcBinder(call, f), "sqlc", calleeFuncName(callee))
+}
+
+// calleeFuncName names a callee as messages do: "bankdb.(*Queries).GetWallet".
+func calleeFuncName(fn *ssa.Function) string {
+	if obj, ok := fn.Object().(*types.Func); ok {
+		return funcName(obj)
+	}
+	return FuncName(fn)
+}
