@@ -26,7 +26,8 @@
 // Raw("SELECT c ...").Scan(&v) of one column too), or by sqlx's Get into
 // a value or a struct (fields by db tag, else lower-cased name); ent's
 // Get, Only or First; GORM's generics gorm.G[T](db).Where(...).First(ctx)
-// (Take, Last); GORM
+// (Take, Last); a sqlc-generated :one SELECT by key (its result's fields
+// hold the columns, in this package or another, through facts); GORM
 // First, Take, Last or Find into a model, bun NewSelect().Model(m)...
 // Scan(ctx), or a call of a function that returns a pointer to a model it
 // read that way (a repository's Get, through facts, across packages). A
@@ -37,7 +38,9 @@
 // NewUpdate().Model(m) (each field stored since, within its Column steps),
 // .Set("c = ?", v) and .SetColumn("c", "?", v); the generics
 // G[T](db).Where(...).Update(ctx, "c", v) of the same row; ent SetX(v) on
-// UpdateOneID(id), UpdateOne(e) or e.Update(); or a call of a function
+// UpdateOneID(id), UpdateOne(e) or e.Update(); a sqlc-generated UPDATE
+// whose placeholder takes the value, as an argument or a field of its
+// <Name>Params; or a call of a function
 // that writes its model parameter whole that way (a repository's Save).
 // The columns of a GORM model's fields come from the schema layer, a bun
 // model's from its bun tags.
@@ -107,8 +110,8 @@
 //     table no schema describes whose version column some update of the
 //     package compares or bumps.
 //
-// What is not analysed yet, and so never reported: sqlc (an UPDATE
-// method's params from a :one row); the generics API's Updates(ctx, t)
+// What is not analysed yet, and so never reported: the generics API's
+// Updates(ctx, t)
 // and Set steps; a read and a
 // write in different functions other than through a helper returning the
 // model it read or writing the model it is given whole; rows read by
