@@ -40,14 +40,35 @@ func (b *RequestBuild) String() string {
 	return s + ")"
 }
 
-// isHTTPRequest reports whether t is *net/http.Request.
-func isHTTPRequest(t types.Type) bool {
+// ptrToNamed reports whether t is a pointer to the named type pkg.name.
+func ptrToNamed(t types.Type, pkg, name string) bool {
 	ptr, ok := t.(*types.Pointer)
 	if !ok {
 		return false
 	}
 	named, ok := ptr.Elem().(*types.Named)
-	return ok && named.Obj().Pkg() != nil && named.Obj().Pkg().Path() == "net/http" && named.Obj().Name() == "Request"
+	return ok && named.Obj().Pkg() != nil && named.Obj().Pkg().Path() == pkg && named.Obj().Name() == name
+}
+
+// returned returns the values fn returns as its first result of type
+// *pkg.name, nil constants (the failure paths) left out; ok is false
+// when fn has no such result.
+func returned(fn *ssa.Function, pkg, name string) (vals []ssa.Value, ok bool) {
+	results := fn.Signature.Results()
+	for i := 0; i < results.Len(); i++ {
+		if !ptrToNamed(results.At(i).Type(), pkg, name) {
+			continue
+		}
+		for _, ret := range returnInstrs(fn) {
+			v := ret.Results[i]
+			if c, isConst := knowledge.Unwrap(v).(*ssa.Const); isConst && c.IsNil() {
+				continue
+			}
+			vals = append(vals, v)
+		}
+		return vals, true
+	}
+	return nil, false
 }
 
 // builds returns what fn's result request is, or nil: computed for a
@@ -80,23 +101,12 @@ func (e *extractor) builds(fn *ssa.Function) *RequestBuild {
 // NewRequest calls or calls of builders), all with the same method, and
 // fn sets no idempotency key on it.
 func (e *extractor) buildOf(fn *ssa.Function) *RequestBuild {
-	ri := -1
-	results := fn.Signature.Results()
-	for i := 0; i < results.Len(); i++ {
-		if isHTTPRequest(results.At(i).Type()) {
-			ri = i
-			break
-		}
-	}
-	if ri < 0 || e.req().idempotent(fn) {
+	vals, ok := returned(fn, "net/http", "Request")
+	if !ok || e.req().idempotent(fn) {
 		return nil
 	}
 	var out *RequestBuild
-	for _, ret := range returnInstrs(fn) {
-		v := ret.Results[ri]
-		if c, ok := knowledge.Unwrap(v).(*ssa.Const); ok && c.IsNil() {
-			continue // a failure
-		}
+	for _, v := range vals {
 		root, ok := requestRoot(v).(*ssa.Call)
 		if !ok {
 			return nil

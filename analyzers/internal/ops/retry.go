@@ -1441,23 +1441,9 @@ func (e *extractor) returnsRetryingClient(fn *ssa.Function) string {
 }
 
 func (e *extractor) retryingClientOf(fn *ssa.Function) string {
-	ri := -1
-	results := fn.Signature.Results()
-	for i := 0; i < results.Len(); i++ {
-		if isHTTPClient(results.At(i).Type()) {
-			ri = i
-			break
-		}
-	}
-	if ri < 0 {
-		return ""
-	}
+	vals, _ := returned(fn, "net/http", "Client")
 	desc := ""
-	for _, ret := range returnInstrs(fn) {
-		v := ret.Results[ri]
-		if c, ok := knowledge.Unwrap(v).(*ssa.Const); ok && c.IsNil() {
-			continue
-		}
+	for _, v := range vals {
 		c := e.retryingHTTPClient(requestRoot(v))
 		if c == nil {
 			return ""
@@ -1467,16 +1453,6 @@ func (e *extractor) retryingClientOf(fn *ssa.Function) string {
 		}
 	}
 	return desc
-}
-
-// isHTTPClient reports whether t is *net/http.Client.
-func isHTTPClient(t types.Type) bool {
-	ptr, ok := t.(*types.Pointer)
-	if !ok {
-		return false
-	}
-	named, ok := ptr.Elem().(*types.Named)
-	return ok && named.Obj().Pkg() != nil && named.Obj().Pkg().Path() == "net/http" && named.Obj().Name() == "Client"
 }
 
 // transportRetry returns the construct when t, a value stored in an
