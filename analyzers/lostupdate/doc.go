@@ -37,7 +37,8 @@
 // UpdateColumn("c", v), Updates(map[string]any{"c": v}); bun
 // NewUpdate().Model(m) (each field stored since, within its Column steps),
 // .Set("c = ?", v) and .SetColumn("c", "?", v); the generics
-// G[T](db).Where(...).Update(ctx, "c", v) of the same row; ent SetX(v) on
+// G[T](db).Where(...).Update(ctx, "c", v) or Updates(ctx, T{F: v}) of the
+// same row; ent SetX(v) on
 // UpdateOneID(id), UpdateOne(e) or e.Update(); a sqlc-generated UPDATE
 // whose placeholder takes the value, as an argument or a field of its
 // <Name>Params; or a call of a function
@@ -111,8 +112,7 @@
 //     package compares or bumps.
 //
 // What is not analysed yet, and so never reported: the generics API's
-// Updates(ctx, t)
-// and Set steps; a read and a
+// Set steps; a read and a
 // write in different functions other than through a helper returning the
 // model it read or writing the model it is given whole; rows read by
 // Query in a loop or sqlx Select into a slice; RowsAffected after a

@@ -134,11 +134,20 @@ func match(sch *schema.Schema, rd *ops.ColumnRead, w *ops.ColumnWrite) (string, 
 			return ok && strings.EqualFold(c, col)
 		})
 		return col, load
-	case rd.Model != nil && w.Model != nil && w.ModelAddr == nil && rd.ModelAddr != nil && w.Column != "":
+	case rd.Model != nil && w.Model != nil && w.ModelAddr == nil && rd.ModelAddr != nil && (w.Column != "" || w.Field != ""):
 		// GORM generics: a row read as a T value (or a local holding
-		// it), a column of the same model's row written by Where keys.
+		// it), a column of the same model's row written by Where keys
+		// (Update's column, or a field of Updates' struct).
 		if !types.Identical(rd.Model, w.Model) || !sameRow(rd.Keys, w.Keys) {
 			return "", nil
+		}
+		col := w.Column
+		if col == "" {
+			c, ok := sch.Column(w.Model, w.Field)
+			if !ok {
+				return "", nil
+			}
+			col = c
 		}
 		load := ops.DerivedFrom(w.Value, func(v ssa.Value) bool {
 			var f *types.Var
@@ -163,9 +172,9 @@ func match(sch *schema.Schema, rd *ops.ColumnRead, w *ops.ColumnWrite) (string, 
 				return false
 			}
 			c, ok := sch.Column(rd.Model, f.Name())
-			return ok && strings.EqualFold(c, w.Column)
+			return ok && strings.EqualFold(c, col)
 		})
-		return w.Column, load
+		return col, load
 	case rd.Table != "" && w.Table != "" && strings.EqualFold(rd.Table, w.Table):
 		if !sameRow(rd.Keys, w.Keys) {
 			return "", nil

@@ -1,6 +1,7 @@
 package ops
 
 import (
+	"go/token"
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/idemlint/idemlint/analyzers/internal/knowledge"
@@ -48,6 +49,48 @@ func gormGenericRead(call *ssa.Call, site knowledge.Site) *ColumnRead {
 	}
 	return &ColumnRead{Instr: call, Model: model, ModelAddr: row, Keys: op.Keys, Handle: Root(site.Receiver()),
 		Lib: "gorm", Desc: calleeName(site)}
+}
+
+// gormGenericUpdates makes the writes of Updates(ctx, t) of the generics
+// API: one per field of the struct value t stored in its literal (GORM
+// writes the non-zero fields), the row the one the chain's Where steps
+// pin. The field's column is the schema layer's (ColumnWrite.Field).
+func gormGenericUpdates(call *ssa.Call, site knowledge.Site) []*ColumnWrite {
+	if site.Func.Pkg != "gorm.io/gorm" || site.Func.Recv != "ChainInterface" || site.Row.Func.Name != "Updates" {
+		return nil
+	}
+	model := typeArg(site.Receiver())
+	if model == nil {
+		return nil
+	}
+	op := &RowOp{Model: model}
+	if !gormChain(op, site.Receiver()) || len(op.Keys) == 0 {
+		return nil
+	}
+	load, ok := knowledge.Unwrap(site.RoleArg(knowledge.Values)).(*ssa.UnOp)
+	if !ok || load.Op != token.MUL {
+		return nil
+	}
+	alloc, ok := load.X.(*ssa.Alloc)
+	if !ok {
+		return nil
+	}
+	var out []*ColumnWrite
+	for _, a := range literalAllocs(alloc) {
+		for _, ref := range *a.Referrers() {
+			fa, ok := ref.(*ssa.FieldAddr)
+			if !ok || FieldOf(fa) == nil {
+				continue
+			}
+			for _, use := range *fa.Referrers() {
+				if st, ok := use.(*ssa.Store); ok && st.Addr == fa {
+					out = append(out, &ColumnWrite{Instr: call, Model: model, Field: FieldOf(fa).Name(), Value: st.Val,
+						Keys: op.Keys, Handle: Root(site.Receiver()), Lib: "gorm", Desc: calleeName(site)})
+				}
+			}
+		}
+	}
+	return out
 }
 
 // gormGenericWrite makes the write of Update(ctx, "c", v) of the

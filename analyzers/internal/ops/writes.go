@@ -348,6 +348,7 @@ func (r *Result) ColumnWrites(fn *ssa.Function) []*ColumnWrite {
 				if w := gormGenericWrite(call, site); w != nil {
 					out = append(out, w)
 				}
+				out = append(out, gormGenericUpdates(call, site)...)
 			}
 		}
 	}
