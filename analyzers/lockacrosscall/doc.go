@@ -22,7 +22,8 @@
 // given (in this package or another) counts where it is called.
 //
 // A network call is a request through net/http, resty, retryablehttp,
-// gRPC, net/smtp, stripe-go or net.Dial, a call of a function whose body
+// gRPC, net/smtp, stripe-go, an aws-sdk-go-v2 service client (S3, SQS,
+// SNS, ... operations) or net.Dial, a call of a function whose body
 // makes one (in this package or another, through facts), a retry wrapper
 // whose callback makes one, or a function named in the network-funcs
 // setting. Database calls are never network calls; a call in a go

@@ -13,7 +13,7 @@ import (
 
 func Test(t *testing.T) {
 	analysistest.Run(t, testutil.Fixtures(t), lockacrosscall.Analyzer,
-		"./lockacrosscall/checkout", "./lockacrosscall/orm", "./lockacrosscall/devices")
+		"./lockacrosscall/checkout", "./lockacrosscall/orm", "./lockacrosscall/devices", "./lockacrosscall/outbox")
 }
 
 // TestRelated checks what // want cannot: each finding points at its lock.

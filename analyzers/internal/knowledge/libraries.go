@@ -17,6 +17,7 @@ var libraries = []library{
 	retryableHTTP,
 	grpc,
 	stripe,
+	aws,
 	// Retries, locks, schedules, values.
 	retryLibs,
 	redisLocks,

@@ -9,6 +9,7 @@ import "sync"
 // the coverage test does not ask a fixture for each.
 var rules = []func(Func) *Call{
 	stripeCall, // stripe.go: stripe-go's service methods and resource functions
+	awsCall,    // aws.go: aws-sdk-go-v2's service client operations
 }
 
 // ruleRows caches what the rules made, so that a Func has one *Call.
