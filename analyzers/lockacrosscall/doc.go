@@ -19,7 +19,10 @@
 // the transaction, since those lock the rows they write until the end
 // (SQL text run by database/sql, sqlx, pgx, or GORM's Raw and Exec). A
 // plain INSERT is not a lock. A helper that locks the transaction it is
-// given (in this package or another) counts where it is called.
+// given (in this package or another) counts where it is called, and so
+// does one that begins a transaction, locks rows in it and returns it
+// (a claim of the jobs to process): the caller holds the lock from the
+// call until it commits.
 //
 // A network call is a request through net/http, resty, retryablehttp,
 // gRPC, net/smtp, stripe-go, an aws-sdk-go-v2 service client (S3, SQS,

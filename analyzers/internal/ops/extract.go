@@ -421,7 +421,15 @@ func (e *extractor) helper(call ssa.CallInstruction, callee *ssa.Function) []*Op
 	if obj, ok := fn.Object().(*types.Func); ok {
 		name = funcName(obj)
 	}
-	return applySummary(s, name, call.Common().Args)
+	ops := applySummary(s, name, call.Common().Args)
+	if c, ok := call.(*ssa.Call); ok {
+		for _, l := range s.LockedResults {
+			if v := resultValue(c, l.Result); v != nil {
+				ops = append(ops, &Op{Kind: Lock, Handle: Root(v), Desc: l.Desc, Via: name})
+			}
+		}
+	}
+	return ops
 }
 
 // invoke applies, to a call of an interface method, the summary of the

@@ -59,8 +59,7 @@ func returned(fn *ssa.Function, pkg, name string) (vals []ssa.Value, ok bool) {
 		if !ptrToNamed(results.At(i).Type(), pkg, name) {
 			continue
 		}
-		for _, ret := range returnInstrs(fn) {
-			v := ret.Results[i]
+		for _, v := range returnedValues(fn, i) {
 			if c, isConst := knowledge.Unwrap(v).(*ssa.Const); isConst && c.IsNil() {
 				continue
 			}

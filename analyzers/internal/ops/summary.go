@@ -73,6 +73,18 @@ type Summary struct {
 	// handle the returned Queries runs on: InTx follows it in other
 	// packages, where Root cannot see the body.
 	BindsHandle int
+	// LockedResults are the transactions the function returns after
+	// taking a row lock on them (it begins the transaction, locks rows
+	// FOR UPDATE and hands the transaction to its caller, who commits):
+	// in the caller the lock is held from the call on.
+	LockedResults []ResultLock
+}
+
+// A ResultLock is a lock a function takes on the transaction it returns
+// as result Result.
+type ResultLock struct {
+	Result int
+	Desc   string
 }
 
 // A ParamLockedCall is a network call (Call) made after a lock (Lock) on the
@@ -116,6 +128,9 @@ func (s *Summary) String() string {
 	for _, r := range s.TxRuns {
 		parts = append(parts, fmt.Sprintf("txrun(p%d tx=%d)", r.Callback, r.CallbackTx))
 	}
+	for _, l := range s.LockedResults {
+		parts = append(parts, fmt.Sprintf("lock(r%d: %s)", l.Result, l.Desc))
+	}
 	for _, c := range s.LockedCalls {
 		parts = append(parts, fmt.Sprintf("lockedcall(p%d: %s then %s)", c.Param, c.Lock, c.Call))
 	}
@@ -142,7 +157,48 @@ func (s *Summary) empty() bool {
 		len(s.Sends) == 0 && len(s.Retries) == 0 && len(s.Keys) == 0 && !s.FreshResult &&
 		len(s.Lookups) == 0 && len(s.Inserts) == 0 && len(s.UniqueChecks) == 0 &&
 		len(s.ModelReads) == 0 && len(s.ModelWrites) == 0 &&
-		s.SQLCUpdate == nil && s.Builds == nil && s.RetryingClient == "" && s.SQLC == nil && s.BindsHandle == 0)
+		s.SQLCUpdate == nil && s.Builds == nil && s.RetryingClient == "" && s.SQLC == nil && s.BindsHandle == 0 && len(s.LockedResults) == 0)
+}
+
+// returnedRoot returns the result that some return of fn gives a value
+// rooted at h in, or -1.
+func returnedRoot(fn *ssa.Function, h ssa.Value) int {
+	if h == nil {
+		return -1
+	}
+	for i := 0; i < fn.Signature.Results().Len(); i++ {
+		for _, v := range returnedValues(fn, i) {
+			if Root(v) == h {
+				return i
+			}
+		}
+	}
+	return -1
+}
+
+// returnedValues returns the values fn's returns give as result i. With a
+// defer, each return statement stores its results in the result's local
+// and the one Return loads it: the values stored there are returned.
+func returnedValues(fn *ssa.Function, i int) []ssa.Value {
+	var out []ssa.Value
+	for _, ret := range returnInstrs(fn) {
+		if i >= len(ret.Results) {
+			continue
+		}
+		r := ret.Results[i]
+		if load, ok := r.(*ssa.UnOp); ok && load.Op == token.MUL {
+			if slot, ok := load.X.(*ssa.Alloc); ok {
+				for _, ref := range *slot.Referrers() {
+					if st, ok := ref.(*ssa.Store); ok && st.Addr == slot {
+						out = append(out, st.Val)
+					}
+				}
+				continue
+			}
+		}
+		out = append(out, r)
+	}
+	return out
 }
 
 // summarise computes fn's summary from its operations.
@@ -154,7 +210,12 @@ func summarise(fn *ssa.Function, ops []*Op) *Summary {
 		case Lock:
 			p, ok := op.Handle.(*ssa.Parameter)
 			if !ok {
-				continue // its own transaction, or unknown: ends before the caller sees it
+				// Its own transaction: ends before the caller sees
+				// it, unless fn returns it.
+				if r := returnedRoot(fn, op.Handle); r >= 0 && !slices.ContainsFunc(s.LockedResults, func(l ResultLock) bool { return l.Result == r }) {
+					s.LockedResults = append(s.LockedResults, ResultLock{Result: r, Desc: op.Evidence()})
+				}
+				continue
 			}
 			i := paramIndex(fn, p)
 			if i >= 0 && !seenLock[i] {

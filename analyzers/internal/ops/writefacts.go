@@ -109,15 +109,8 @@ func (e *extractor) writeSummary(fn *ssa.Function, s *Summary) *Summary {
 // returnedIn returns the index of the result every return of fn gives v
 // in on its success path (some return gives v there), or -1.
 func returnedIn(fn *ssa.Function, v ssa.Value) int {
-	for _, b := range fn.Blocks {
-		if len(b.Instrs) == 0 {
-			continue
-		}
-		ret, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return)
-		if !ok {
-			continue
-		}
-		for i, r := range ret.Results {
+	for i := 0; i < fn.Signature.Results().Len(); i++ {
+		for _, r := range returnedValues(fn, i) {
 			if knowledge.Unwrap(r) == v {
 				return i
 			}
