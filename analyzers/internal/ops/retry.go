@@ -1485,7 +1485,7 @@ func (e *extractor) transportRetry(t ssa.Value) *construct {
 			if !pos.IsValid() {
 				pos = v.Pos()
 			}
-			return &construct{kind: clientRetry, pos: pos, desc: sd.Retry + ", the Transport of its http.Client,"}
+			return &construct{kind: clientRetry, pos: pos, desc: sd.Retry + " (the Transport of its http.Client)"}
 		}
 	}
 	return nil
