@@ -54,6 +54,8 @@ func notFoundTest(op *RowOp, cond ssa.Value, depth int) (int, bool) {
 		return 1, true // if repo.Exists(...) { ... }
 	}
 	switch x := cond.(type) {
+	case *ssa.Phi:
+		return shortCircuitTest(op, x, depth)
 	case *ssa.UnOp:
 		if x.Op == token.NOT {
 			if s, ok := notFoundTest(op, x.X, depth+1); ok {
@@ -116,6 +118,47 @@ func notFoundTest(op *RowOp, cond ssa.Value, depth int) (int, bool) {
 		}
 	}
 	return 0, false
+}
+
+// shortCircuitTest is notFoundTest for the phi SSA makes of a && or ||
+// outside an if statement (a switch case: case err != nil &&
+// errors.Is(err, pgx.ErrNoRows)). Its constant edges are the operator's:
+// false for &&, true for ||. For &&, the phi is true only when its other
+// edge is, so a test that found nothing when true still says so; for ||,
+// false only when the other edge is.
+func shortCircuitTest(op *RowOp, phi *ssa.Phi, depth int) (int, bool) {
+	var konst *bool
+	var tests []int
+	for _, e := range phi.Edges {
+		if c, ok := e.(*ssa.Const); ok && c.Value != nil && c.Value.Kind() == constant.Bool {
+			b := constant.BoolVal(c.Value)
+			if konst != nil && *konst != b {
+				return 0, false
+			}
+			konst = &b
+			continue
+		}
+		s, ok := notFoundTest(op, e, depth+1)
+		if !ok {
+			return 0, false
+		}
+		tests = append(tests, s)
+	}
+	if konst == nil || len(tests) == 0 {
+		return 0, false
+	}
+	// && (constant false): true means every other edge was true; ||
+	// (constant true): false means every other edge was false.
+	want := 0
+	if *konst {
+		want = 1
+	}
+	for _, s := range tests {
+		if s != want {
+			return 0, false
+		}
+	}
+	return want, true
 }
 
 // sentinelMatches reports whether v is the error variable that says op
