@@ -19,6 +19,11 @@ import (
 func (r *Result) NotFound(lookup *RowOp) []*ssa.BasicBlock { return notFoundBlocks(lookup) }
 
 func notFoundBlocks(op *RowOp) []*ssa.BasicBlock {
+	if op.Instr == nil {
+		// A sqlc method's own query (sqlcOwnRow): no call to test the
+		// outcome of. A :many or :exec lookup by key has none.
+		return nil
+	}
 	fn := op.Instr.Parent()
 	var out []*ssa.BasicBlock
 	for _, b := range fn.Blocks {

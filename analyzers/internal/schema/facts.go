@@ -12,6 +12,8 @@ import (
 
 	"golang.org/x/tools/go/analysis"
 
+	"github.com/idemlint/idemlint/analyzers/config"
+	"github.com/idemlint/idemlint/analyzers/internal/knowledge"
 	"github.com/idemlint/idemlint/analyzers/internal/report"
 )
 
@@ -36,7 +38,7 @@ var factsAnalyzer = &analysis.Analyzer{
 // tablesFact is the package fact. Its slices are sorted, so that the
 // encoded fact, and the vet caches keyed on it, are deterministic.
 type tablesFact struct {
-	Tables     []*desc     // ent tables
+	Tables     []*desc     // ent tables, and the sqlc schema of a package of sqlc-generated code
 	Models     []*Model    // GORM models with evidence
 	TableNames []tableName // types with a TableName method
 }
@@ -53,7 +55,11 @@ func (*tablesFact) AFact() {}
 func (f *tablesFact) String() string {
 	var items []string
 	for _, t := range f.Tables {
-		items = append(items, "ent:"+qualify(t.Schema, t.Name))
+		kind := "ent:"
+		if t.Source.Kind == FromSqlc {
+			kind = "sqlc:"
+		}
+		items = append(items, kind+qualify(t.Schema, t.Name))
 	}
 	for _, m := range f.Models {
 		items = append(items, "gorm:"+m.Type+"="+m.Table)
@@ -174,7 +180,7 @@ func runFacts(pass *analysis.Pass) (any, error) {
 			fs.add(f)
 		}
 	}
-	own := &tablesFact{Tables: readEnt(pass)}
+	own := &tablesFact{Tables: append(readEnt(pass), readSqlcGenerated(pass)...)}
 	if !strings.HasPrefix(pass.Pkg.Path(), gormModulePrefix) {
 		own.TableNames = readTableNames(pass)
 		fs.add(own) // the models below may use the TableName constants
@@ -185,6 +191,42 @@ func runFacts(pass *analysis.Pass) (any, error) {
 		pass.ExportPackageFact(fs.fact())
 	}
 	return fs, nil
+}
+
+// readSqlcGenerated returns, for a package of sqlc-generated code, the
+// tables of the sqlc configurations from its directory up to its module
+// root, which is where sqlc.yaml sits next to the code it generates. The
+// code that calls the queries usually lives elsewhere (a repository
+// package beside or above it) and finds no sqlc.yaml on its own way up:
+// it sees the tables through this package's fact, as it sees ent's.
+// A package is sqlc's when a package-level constant holds a query with
+// sqlc's header ("-- name: <Name> :<cmd>").
+func readSqlcGenerated(pass *analysis.Pass) []*desc {
+	if len(pass.Files) == 0 || !hasSqlcQuery(pass.Pkg) {
+		return nil
+	}
+	dir := filepath.Dir(pass.Fset.Position(pass.Files[0].Package).Filename)
+	cfg, err := config.For(dir)
+	if err != nil || dependencyModule(cfg.ModuleRoot) {
+		return nil
+	}
+	return loadSqlc(dir, cfg.ModuleRoot)
+}
+
+// hasSqlcQuery reports whether a package-level string constant of pkg is
+// a query with sqlc's header.
+func hasSqlcQuery(pkg *types.Package) bool {
+	scope := pkg.Scope()
+	for _, name := range scope.Names() {
+		c, ok := scope.Lookup(name).(*types.Const)
+		if !ok || c.Val().Kind() != constant.String {
+			continue
+		}
+		if _, _, ok := knowledge.ParseSQLCHeader(constant.StringVal(c.Val())); ok {
+			return true
+		}
+	}
+	return false
 }
 
 // readModels reads the package's GORM models with evidence.

@@ -364,7 +364,14 @@ func loadFiles(cfg *config.Config, dir string) ([]*desc, error) {
 		}
 		out = append(out, tables...)
 	}
-	for _, sc := range sqlcConfigsFrom(dir, cfg.ModuleRoot) {
+	return append(out, loadSqlc(dir, cfg.ModuleRoot)...), nil
+}
+
+// loadSqlc returns the tables of every sqlc configuration from dir up to
+// the module root (a warning when something cannot be read).
+func loadSqlc(dir, root string) []*desc {
+	var out []*desc
+	for _, sc := range sqlcConfigsFrom(dir, root) {
 		entries, err := readSqlcConfig(sc)
 		if err != nil {
 			warn("%s: %v", sc, err)
@@ -379,7 +386,7 @@ func loadFiles(cfg *config.Config, dir string) ([]*desc, error) {
 			out = append(out, tables...)
 		}
 	}
-	return out, nil
+	return out
 }
 
 // dependencyModule reports whether a module root is another module's: the
