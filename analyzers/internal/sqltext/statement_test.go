@@ -43,6 +43,13 @@ func TestColumnValues(t *testing.T) {
 	assert.Equal(t, ExprComputed, st.ColumnValues("CREATED_AT")[0].Kind, "unquoted names fold to lower case")
 	assert.Nil(t, st.ColumnValues("missing"))
 
+	// A quoted name keeps its case (Prisma- and sqlc-style schemas):
+	// asked for as the insert's own column names give it.
+	quoted := Parse(`INSERT INTO "Workflow" ("id", "tenantId", "name") VALUES ($1::uuid, $2::uuid, $3::text)`)
+	ph, ok = quoted.ColumnValues("tenantId")[0].Placeholder()
+	require.True(t, ok)
+	assert.Equal(t, 2, ph.Position)
+
 	mysql := Parse("INSERT INTO t SET a = ?, b = ?")
 	ph, ok = mysql.ColumnValues("b")[0].Placeholder()
 	require.True(t, ok)

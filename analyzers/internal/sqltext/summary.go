@@ -1,6 +1,9 @@
 package sqltext
 
-import "strconv"
+import (
+	"strconv"
+	"strings"
+)
 
 // Kind is what a statement does to table rows.
 type Kind uint8
@@ -140,12 +143,22 @@ func (s *Statement) UpdatesOnConflict() bool {
 // It returns nil when the statement has no such column or its rows do not
 // line up with the column list.
 func (s *Statement) ColumnValues(column string) []Expr {
-	column = normalizeName(column)
+	// InsertColumns keep a quoted name's case ("tenantId"); the name
+	// asked for may be either form.
 	idx := -1
 	for i, c := range s.InsertColumns {
 		if c == column {
 			idx = i
 			break
+		}
+	}
+	if idx < 0 {
+		column = normalizeName(column)
+		for i, c := range s.InsertColumns {
+			if strings.EqualFold(c, column) {
+				idx = i
+				break
+			}
 		}
 	}
 	if idx < 0 || len(s.InsertRows) == 0 {
