@@ -162,6 +162,11 @@ func notFoundBranch(res *ops.Result, lk, in *ops.RowOp) *ssa.BasicBlock {
 			return s
 		}
 	}
+	// The checks written apart: the insert is reached only through
+	// found-nothing edges, none of whose blocks holds it alone.
+	if s, ok := res.OnlyWhenNotFound(lk, in.Instr); ok && s != nil {
+		return s
+	}
 	return nil
 }
 

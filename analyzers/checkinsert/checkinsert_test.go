@@ -60,5 +60,5 @@ func TestRelated(t *testing.T) {
 			}
 		}
 	}
-	assert.Equal(t, map[string]int{"checkinsert/race": 33, "checkinsert/effect-before-claim": 2, "checkinsert/firstorcreate": 2}, counts)
+	assert.Equal(t, map[string]int{"checkinsert/race": 34, "checkinsert/effect-before-claim": 2, "checkinsert/firstorcreate": 2}, counts)
 }

@@ -18,6 +18,108 @@ import (
 // count == 0), when that successor is entered from the branch alone.
 func (r *Result) NotFound(lookup *RowOp) []*ssa.BasicBlock { return notFoundBlocks(lookup) }
 
+// OnlyWhenNotFound reports whether every path from lookup to at passes
+// a branch on a found-nothing test of the lookup's outcome, on its
+// found-nothing side: the checks written apart (if err != nil &&
+// !errors.Is(err, pgx.ErrNoRows) { return err }; if err == nil { return
+// ErrExists }; insert), where no one branch's block holds the insert.
+// branch is the block the last of those edges enters that dominates at,
+// or nil.
+func (r *Result) OnlyWhenNotFound(lookup *RowOp, at ssa.Instruction) (branch *ssa.BasicBlock, ok bool) {
+	if lookup.Instr == nil || at.Block() == nil || lookup.Instr.Parent() != at.Parent() || !Reaches(lookup.Instr, at, nil) {
+		return nil, false
+	}
+	fn := lookup.Instr.Parent()
+	cut := map[[2]*ssa.BasicBlock]bool{}
+	for _, b := range fn.Blocks {
+		if len(b.Instrs) == 0 || len(b.Succs) != 2 {
+			continue
+		}
+		ifi, isIf := b.Instrs[len(b.Instrs)-1].(*ssa.If)
+		if !isIf {
+			continue
+		}
+		if succ, found := notFoundTest(lookup, ifi.Cond, 0); found {
+			cut[[2]*ssa.BasicBlock{b, b.Succs[succ]}] = true
+		}
+	}
+	if len(cut) == 0 {
+		return nil, false
+	}
+	// Walk from the lookup without taking a found-nothing edge: at must
+	// be out of reach. The walk keeps what it has learnt of the lookup's
+	// error (nil or not) from tests of it, so that it does not follow the
+	// other side of a second test of the same error (err != nil ... else
+	// if err == nil): such paths do not exist.
+	start := lookup.Instr.Block()
+	if found, _ := scan(start.Instrs[indexOf(start, lookup.Instr)+1:], at, nil); found {
+		return nil, false
+	}
+	type state struct {
+		b   *ssa.BasicBlock
+		err int8 // 0 unknown, 1 nil, 2 not nil
+	}
+	seen := map[state]bool{}
+	queue := []state{{start, 0}}
+	for len(queue) > 0 {
+		cur := queue[0]
+		queue = queue[1:]
+		b := cur.b
+		nilSucc, tests := -1, false
+		if n := len(b.Instrs); n > 0 && len(b.Succs) == 2 {
+			if ifi, ok := b.Instrs[n-1].(*ssa.If); ok {
+				nilSucc, tests = errNilTest(lookup, ifi.Cond)
+			}
+		}
+		for i, s := range b.Succs {
+			next := state{s, cur.err}
+			if tests {
+				want := int8(2)
+				if i == nilSucc {
+					want = 1
+				}
+				if cur.err != 0 && cur.err != want {
+					continue // contradicts what the path knows
+				}
+				next.err = want
+			}
+			if cut[[2]*ssa.BasicBlock{b, s}] || seen[next] {
+				continue
+			}
+			seen[next] = true
+			if found, _ := scan(s.Instrs, at, nil); found {
+				return nil, false
+			}
+			queue = append(queue, next)
+		}
+	}
+	for e := range cut {
+		if e[1].Dominates(at.Block()) && (branch == nil || branch.Dominates(e[1])) {
+			branch = e[1]
+		}
+	}
+	return branch, true
+}
+
+// errNilTest says whether cond compares the lookup's error with nil, and
+// which successor (0 when true) runs when the error is nil.
+func errNilTest(op *RowOp, cond ssa.Value) (int, bool) {
+	x, ok := cond.(*ssa.BinOp)
+	if !ok || (x.Op != token.EQL && x.Op != token.NEQ) {
+		return 0, false
+	}
+	for _, pair := range [2][2]ssa.Value{{x.X, x.Y}, {x.Y, x.X}} {
+		c, isConst := pair[1].(*ssa.Const)
+		if isConst && c.IsNil() && isErrorType(pair[0].Type()) && errFrom(pair[0], op) {
+			if x.Op == token.EQL {
+				return 0, true
+			}
+			return 1, true
+		}
+	}
+	return 0, false
+}
+
 func notFoundBlocks(op *RowOp) []*ssa.BasicBlock {
 	if op.Instr == nil {
 		// A sqlc method's own query (sqlcOwnRow): no call to test the
