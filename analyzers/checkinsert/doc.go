@@ -45,7 +45,11 @@
 // pgx.ErrNoRows / gorm.ErrRecordNotFound) or the helper's own sentinel,
 // a false exists result, ent's IsNotFound, a nil result, !exists,
 // count == 0 (or not count > 0), RowsAffected == 0 (of an UPDATE by the
-// key, or of a GORM Find); the insert must be on that branch. An insert is an INSERT statement, a sqlc INSERT, GORM
+// key, or of a GORM Find); the insert must be on that branch, or be
+// reached only through such branches when the checks are written apart
+// (if err != nil && !errors.Is(err, pgx.ErrNoRows) { return err } else if
+// err == nil { return ErrExists }), the tests of the error read together
+// along each path. An insert is an INSERT statement, a sqlc INSERT, GORM
 // Create or bun NewInsert of a model built in the function, ent Create
 // with its Set steps, or a helper whose body does one. The table of a
 // GORM model and the columns of its fields come from the schema layer;

@@ -25,7 +25,10 @@
 //     listed, through sqltext.Catalog. Migration files lose their down
 //     half (goose, sql-migrate, dbmate, tern markers), as sqlc does.
 //   - sqlc: every sqlc.yaml, sqlc.yml and sqlc.json from the package's
-//     directory up to the module root, versions 1 (packages) and 2 (sql);
+//     directory up to the module root, and from the directory of each
+//     package of sqlc-generated code it imports up to the module root
+//     (carried by that package's fact: sqlc.yaml usually sits beside the
+//     generated code, below its callers); versions 1 (packages) and 2 (sql);
 //     each entry's schema is a file, a directory (its .sql files, not
 //     hidden, not .down.sql, in name order), a glob, or a list of these,
 //     relative to the configuration file. Each entry is one catalog.
