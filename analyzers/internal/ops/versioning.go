@@ -17,8 +17,9 @@ import (
 // A row is versioned when the schema layer finds a version for its table
 // (an optimisticlock.Version field, or the version-column setting's
 // column in DDL, sqlc or ent) and, when that evidence is only a GORM field
-// named as the version-field setting, some update of the package compares
-// or bumps it. A table no schema source describes is versioned when some
+// named as the version-field setting, or when an update of the package
+// sets the column to a constant without comparing it (a format version:
+// SET version = 2), some update of the package compares or bumps it. A table no schema source describes is versioned when some
 // update of the package compares or bumps its version-column column.
 type Versioning struct {
 	sch    *schema.Schema
@@ -28,6 +29,11 @@ type Versioning struct {
 	// schema source describes.
 	evidence map[string]bool
 	inferred map[string]bool
+	// constant holds the tables (lower case) some update of the package
+	// sets the version column of to a constant without comparing it
+	// (SET version = 2 WHERE id = $1): the column marks something else
+	// (a format or module version), not a concurrency counter.
+	constant map[string]bool
 }
 
 // Versioning returns the package's versioned rule, computed on first use
@@ -37,13 +43,16 @@ func (r *Result) Versioning(sch *schema.Schema, cfg *config.Config) *Versioning 
 		return nil
 	}
 	r.versioningOnce.Do(func() {
-		v := &Versioning{sch: sch, evidence: map[string]bool{}, inferred: map[string]bool{}}
+		v := &Versioning{sch: sch, evidence: map[string]bool{}, inferred: map[string]bool{}, constant: map[string]bool{}}
 		if cfg != nil {
 			v.column = cfg.VersionColumn
 		}
 		for _, fn := range r.Funcs {
 			for _, u := range r.Updates(fn) {
 				table, version, ok := v.static(u)
+				if ok && version.Kind != schema.VersionPlugin && containsFoldStr(u.Constants, version.Column) && !pinsOrBumps(u, version) {
+					v.constant[strings.ToLower(table)] = true
+				}
 				switch {
 				case ok && pinsOrBumps(u, version):
 					v.evidence[strings.ToLower(table)] = true
@@ -114,9 +123,20 @@ func (v *Versioning) Model(t types.Type) (schema.Version, bool) {
 	return version, v.counts(table, version)
 }
 
-// counts applies the evidence rule to a version the schema layer found.
+// counts applies the evidence rule to a version the schema layer found:
+// a GORM field named as the version-field setting needs an update that
+// compares or bumps it, and a column the package sets to a constant
+// without comparing it is not a version unless some update compares or
+// bumps it too.
 func (v *Versioning) counts(table string, version schema.Version) bool {
-	return version.Kind != schema.VersionField || v.evidence[strings.ToLower(table)]
+	t := strings.ToLower(table)
+	switch {
+	case version.Kind == schema.VersionPlugin:
+		return true
+	case version.Kind == schema.VersionField || v.constant[t]:
+		return v.evidence[t]
+	}
+	return true
 }
 
 // Schema returns the schema the rule reads.
