@@ -146,7 +146,7 @@ func unwrapPathError(err error) error {
 func ddlTable(t *sqltext.TableDef, source Source) *desc {
 	out := &desc{Source: source, Schema: t.Schema, Name: t.Name, Describes: t.Created && t.Complete}
 	for _, c := range t.Columns {
-		out.Columns = append(out.Columns, column{Name: c.Name})
+		out.Columns = append(out.Columns, column{Name: c.Name, LiteralSet: slices.ContainsFunc(t.LiteralSet, func(s string) bool { return strings.EqualFold(s, c.Name) })})
 	}
 	for _, k := range t.Keys {
 		out.Keys = append(out.Keys, Key{

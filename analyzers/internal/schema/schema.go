@@ -146,6 +146,10 @@ type column struct {
 	Field string
 	// Plugin marks a field of type optimisticlock.Version.
 	Plugin bool
+	// LiteralSet marks a column an UPDATE of the DDL scripts sets to a
+	// literal without comparing it (a migration moving a module version
+	// by hand): not a concurrency counter, whatever its name.
+	LiteralSet bool
 }
 
 // desc is one source's description of a table.
@@ -411,7 +415,7 @@ func (s *Schema) version(tables []*desc) (Version, bool) {
 			switch {
 			case c.Plugin:
 				v = Version{Column: c.Name, Field: c.Field, Kind: VersionPlugin, Source: t.Source}
-			case t.Source.Kind != FromGORM && strings.EqualFold(c.Name, s.cfg.VersionColumn):
+			case t.Source.Kind != FromGORM && strings.EqualFold(c.Name, s.cfg.VersionColumn) && !c.LiteralSet:
 				v = Version{Column: c.Name, Kind: VersionColumn, Source: t.Source}
 			case t.Source.Kind == FromGORM && c.Field == s.cfg.VersionField:
 				v = Version{Column: c.Name, Field: c.Field, Kind: VersionField, Source: t.Source}

@@ -62,6 +62,11 @@ type TableDef struct {
 	// Line is the line of the statement that created the table (or first
 	// named it).
 	Line int
+	// LiteralSet are the columns an UPDATE of the script sets to a
+	// literal without comparing them in its WHERE (a migration's UPDATE
+	// modules SET version = 3 WHERE name = 'x'): a column the schema's
+	// own data moves by hand, not one a program bumps.
+	LiteralSet []string
 }
 
 // ColumnDef is a column of a table.
@@ -221,6 +226,36 @@ func (c *Catalog) table(schema, name string, line int) *TableDef {
 	return t
 }
 
+// update records the columns an UPDATE of a known table sets to a
+// literal without comparing them in its WHERE (TableDef.LiteralSet).
+// Anything else about data changes nothing.
+func (c *Catalog) update(text string) {
+	st := Parse(text)
+	if st.Kind != KindUpdate || st.Table.Name == "" {
+		return
+	}
+	t := c.Table(st.Table.Schema, st.Table.Name)
+	if t == nil {
+		return
+	}
+	for _, a := range st.Set {
+		if a.Value.Kind != ExprLiteral || a.SelfReferential || slices.Contains(t.LiteralSet, a.Column) {
+			continue
+		}
+		compared := false
+		if st.Where != nil {
+			for _, cmp := range st.Where.Comparisons {
+				if strings.EqualFold(cmp.Column.Name, a.Column) {
+					compared = true
+				}
+			}
+		}
+		if !compared {
+			t.LiteralSet = append(t.LiteralSet, a.Column)
+		}
+	}
+}
+
 // Exec applies the statements of script to the catalog and returns the
 // problems found. A statement that is not understood changes nothing.
 func (c *Catalog) Exec(script string) []DDLProblem {
@@ -249,6 +284,11 @@ func (c *Catalog) Exec(script string) []DDLProblem {
 			continue
 		}
 		if i > start {
+			if toks[start].kind == tokWord && strings.EqualFold(toks[start].text, "update") {
+				c.update(script[toks[start].pos:toks[i-1].end()])
+				start = i + 1
+				continue
+			}
 			p := newDDLParser(script, toks[start:i], lines)
 			if msg := p.statement(c); msg != "" {
 				problems = append(problems, DDLProblem{Line: p.line, Msg: msg})

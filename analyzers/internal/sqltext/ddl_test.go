@@ -460,3 +460,15 @@ func TestDDLPathologicalInputsAreBounded(t *testing.T) {
 	require.Len(t, got, 1)
 	assert.Len(t, got[0].Keys, n)
 }
+
+func TestCatalogLiteralSet(t *testing.T) {
+	tables, problems := ParseDDL(`
+CREATE TABLE modules (name TEXT PRIMARY KEY, version INT NOT NULL, state JSONB);
+UPDATE modules SET version = 3 WHERE name = 'escalation';
+UPDATE modules SET state = $1 WHERE name = 'x' AND state = '{}';
+UPDATE modules SET version = version + 1 WHERE name = 'y';
+UPDATE missing SET version = 2;`)
+	assert.Empty(t, problems)
+	require.Len(t, tables, 1)
+	assert.Equal(t, []string{"version"}, tables[0].LiteralSet, "a literal set without comparing it; a bound value, a compared column and a bump are not")
+}
