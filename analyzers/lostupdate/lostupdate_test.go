@@ -48,5 +48,5 @@ func TestRelated(t *testing.T) {
 			assert.Contains(t, d.Related[0].Message, "the read: ")
 		}
 	}
-	assert.Equal(t, 30, n)
+	assert.Equal(t, 31, n)
 }

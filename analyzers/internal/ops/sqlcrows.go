@@ -25,8 +25,12 @@ type SQLCFact struct {
 	// and, for a <Name>Params argument, its field.
 	Binds []SQLCBindFact
 	// Cols are, for a :one SELECT, the columns scanned into fields of
-	// result 0 (by field index).
+	// result 0 (by field index; result 0 may point to the struct).
 	Cols []SQLCColFact
+	// Handle is the parameter (receiver excluded) holding the handle the
+	// query runs on (emit_methods_with_db_argument); -1 when the Queries
+	// was bound to one (New, WithTx).
+	Handle int
 }
 
 // An SQLCBindFact is a placeholder's source: parameter Param (receiver
@@ -101,11 +105,11 @@ func (e *extractor) boundHandle(root ssa.Value) ssa.Value {
 // sqlcFactOf computes the SQLC fact of a generated method with a body.
 func sqlcFactOf(fn *ssa.Function) *SQLCFact {
 	q := knowledge.SQLC(fn)
-	if q == nil || q.Dynamic || q.Handle >= 0 {
+	if q == nil || q.Dynamic {
 		return nil
 	}
 	stmt := sqltext.Parse(q.SQL)
-	f := &SQLCFact{Name: q.Name, Cmd: q.Cmd, SQL: q.SQL}
+	f := &SQLCFact{Name: q.Name, Cmd: q.Cmd, SQL: q.SQL, Handle: q.Handle}
 	for _, b := range q.Binds {
 		if b.Each {
 			return nil
@@ -176,6 +180,20 @@ func (e *extractor) sqlcFact(callee *ssa.Function) *SQLCFact {
 	return nil
 }
 
+// sqlcHandle returns the root of the handle a call of a generated method
+// runs on: its handle argument, or the Queries it is called on.
+func sqlcHandle(call *ssa.Call, f *SQLCFact) ssa.Value {
+	args := call.Common().Args
+	i := 0 // the receiver
+	if f.Handle >= 0 {
+		i = f.Handle + 1
+	}
+	if i < len(args) {
+		return Root(args[i])
+	}
+	return nil
+}
+
 // sqlcBinder returns the value the caller binds to each placeholder.
 func sqlcBinder(call *ssa.Call, f *SQLCFact) func(sqltext.Placeholder) ssa.Value {
 	args := call.Common().Args
@@ -226,13 +244,13 @@ func (e *extractor) sqlcRead(call *ssa.Call) *ColumnRead {
 			}
 		}
 	}
-	rd := &ColumnRead{Instr: call, Table: stmt.Table.Name, Keys: lk.Keys, Lib: "sqlc", Desc: calleeFuncName(callee)}
-	if recv := call.Common().Args; len(recv) > 0 {
-		rd.Handle = Root(recv[0])
-	}
+	rd := &ColumnRead{Instr: call, Table: stmt.Table.Name, Keys: lk.Keys, Lib: "sqlc", Desc: calleeFuncName(callee), Handle: sqlcHandle(call, f)}
+	_, isPtr := row.Type().Underlying().(*types.Pointer)
 	for _, c := range f.Cols {
 		var addr ssa.Value
-		if _, isAlloc := base.(*ssa.Alloc); isAlloc {
+		if _, isAlloc := base.(*ssa.Alloc); isAlloc || isPtr {
+			// A local holding the row, or a pointer to it
+			// (emit_result_struct_pointers): its fields are loaded.
 			addr = &ssa.FieldAddr{X: base, Field: c.Field}
 		} else {
 			addr = &ssa.Field{X: base, Field: c.Field}
@@ -249,11 +267,7 @@ func (e *extractor) sqlcWrites(call *ssa.Call) []*ColumnWrite {
 	if f == nil {
 		return nil
 	}
-	var h ssa.Value
-	if args := call.Common().Args; len(args) > 0 {
-		h = Root(args[0])
-	}
-	return updateWrites(call, sqltext.Parse(f.SQL), h, sqlcBinder(call, f), "sqlc", calleeFuncName(callee))
+	return updateWrites(call, sqltext.Parse(f.SQL), sqlcHandle(call, f), sqlcBinder(call, f), "sqlc", calleeFuncName(callee))
 }
 
 // calleeFuncName names a callee as messages do: "bankdb.(*Queries).GetWallet".

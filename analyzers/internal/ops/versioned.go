@@ -722,21 +722,27 @@ func bunUpdate(call ssa.CallInstruction, site knowledge.Site) *Update {
 // body the handle is a field of the receiver, which no summary keeps.
 func sqlcLockSummary(fn *ssa.Function, s *Summary) *Summary {
 	q := knowledge.SQLC(fn)
-	if q == nil || q.Dynamic || q.Handle >= 0 || fn.Signature.Recv() == nil {
+	if q == nil || q.Dynamic || fn.Signature.Recv() == nil {
 		return s
 	}
 	desc, ok := lockOf(sqltext.Parse(q.SQL))
 	if !ok {
 		return s
 	}
+	// The lock is on the Queries' handle (the receiver), or on the
+	// handle argument of emit_methods_with_db_argument's methods.
+	param := 0
+	if q.Handle >= 0 {
+		param = q.Handle + 1
+	}
 	if s == nil {
 		s = &Summary{}
 	}
 	for _, l := range s.Locks {
-		if l.Param == 0 {
+		if l.Param == param {
 			return s
 		}
 	}
-	s.Locks = append(s.Locks, ParamLock{Param: 0, Desc: fmt.Sprintf("%s (sqlc %s)", desc, q.Name)})
+	s.Locks = append(s.Locks, ParamLock{Param: param, Desc: fmt.Sprintf("%s (sqlc %s)", desc, q.Name)})
 	return s
 }
