@@ -143,10 +143,30 @@ func unwrapPathError(err error) error {
 }
 
 // ddlTable converts a catalog table.
+// counterType reports whether a column of this declared type can count
+// changes: an integer or numeric type, or a type not written (SQLite).
+// A version column of another type (text, an enum, a timestamp) is a
+// label ("v2", 'V1'), not a number an update bumps.
+func counterType(typ string) bool {
+	typ = strings.TrimSpace(strings.ToLower(typ))
+	if typ == "" {
+		return true
+	}
+	base, _, _ := strings.Cut(typ, "(")
+	switch strings.TrimSpace(base) {
+	case "smallint", "integer", "int", "bigint", "int2", "int4", "int8", "smallserial", "serial", "bigserial",
+		"serial2", "serial4", "serial8", "tinyint", "mediumint", "numeric", "decimal", "number",
+		"int unsigned", "bigint unsigned", "integer unsigned", "smallint unsigned", "tinyint unsigned", "mediumint unsigned":
+		return true
+	}
+	return false
+}
+
 func ddlTable(t *sqltext.TableDef, source Source) *desc {
 	out := &desc{Source: source, Schema: t.Schema, Name: t.Name, Describes: t.Created && t.Complete}
 	for _, c := range t.Columns {
-		out.Columns = append(out.Columns, column{Name: c.Name, LiteralSet: slices.ContainsFunc(t.LiteralSet, func(s string) bool { return strings.EqualFold(s, c.Name) })})
+		out.Columns = append(out.Columns, column{Name: c.Name, NotCounter: !counterType(c.Type) ||
+			slices.ContainsFunc(t.LiteralSet, func(s string) bool { return strings.EqualFold(s, c.Name) })})
 	}
 	for _, k := range t.Keys {
 		out.Keys = append(out.Keys, Key{

@@ -146,10 +146,11 @@ type column struct {
 	Field string
 	// Plugin marks a field of type optimisticlock.Version.
 	Plugin bool
-	// LiteralSet marks a column an UPDATE of the DDL scripts sets to a
-	// literal without comparing it (a migration moving a module version
-	// by hand): not a concurrency counter, whatever its name.
-	LiteralSet bool
+	// NotCounter marks a DDL column that cannot be a concurrency counter,
+	// whatever its name: its type is not a number (a text or enum
+	// label), or an UPDATE of the DDL scripts sets it to a literal
+	// without comparing it (a migration moving a module version by hand).
+	NotCounter bool
 }
 
 // desc is one source's description of a table.
@@ -415,7 +416,7 @@ func (s *Schema) version(tables []*desc) (Version, bool) {
 			switch {
 			case c.Plugin:
 				v = Version{Column: c.Name, Field: c.Field, Kind: VersionPlugin, Source: t.Source}
-			case t.Source.Kind != FromGORM && strings.EqualFold(c.Name, s.cfg.VersionColumn) && !c.LiteralSet:
+			case t.Source.Kind != FromGORM && strings.EqualFold(c.Name, s.cfg.VersionColumn) && !c.NotCounter:
 				v = Version{Column: c.Name, Kind: VersionColumn, Source: t.Source}
 			case t.Source.Kind == FromGORM && c.Field == s.cfg.VersionField:
 				v = Version{Column: c.Name, Field: c.Field, Kind: VersionField, Source: t.Source}
