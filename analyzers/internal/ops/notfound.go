@@ -83,6 +83,9 @@ func (r *Result) OnlyWhenNotFound(lookup *RowOp, at ssa.Instruction) (branch *ss
 				}
 				next.err = want
 			}
+			if s == start {
+				next.err = 0 // around a loop: the lookup runs again
+			}
 			if cut[[2]*ssa.BasicBlock{b, s}] || seen[next] {
 				continue
 			}
