@@ -38,5 +38,20 @@ func run(pass *analysis.Pass) (any, error) {
 	if err != nil {
 		return nil, err
 	}
+	// The sqlc configurations of the generated packages it imports, its
+	// own way up excepted (loadFiles read those).
+	if facts != nil && len(facts.sqlcConfigs) > 0 {
+		own := map[string]bool{}
+		for _, sc := range sqlcConfigsFrom(dir, cfg.ModuleRoot) {
+			own[sc] = true
+		}
+		var more []string
+		for _, sc := range sortedKeys(facts.sqlcConfigs) {
+			if !own[sc] {
+				more = append(more, sc)
+			}
+		}
+		files = append(files, loadSqlc(more)...)
+	}
 	return newSchema(cfg, facts, files), nil
 }

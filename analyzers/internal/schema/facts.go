@@ -38,9 +38,14 @@ var factsAnalyzer = &analysis.Analyzer{
 // tablesFact is the package fact. Its slices are sorted, so that the
 // encoded fact, and the vet caches keyed on it, are deterministic.
 type tablesFact struct {
-	Tables     []*desc     // ent tables, and the sqlc schema of a package of sqlc-generated code
+	Tables     []*desc     // ent tables
 	Models     []*Model    // GORM models with evidence
 	TableNames []tableName // types with a TableName method
+	// SqlcConfigs are the sqlc configurations of the packages of
+	// sqlc-generated code the package is or imports: each importer
+	// loads their tables itself (cached per process), so the fact stays
+	// small however large the schema.
+	SqlcConfigs []string
 }
 
 // tableName is what a type's TableName method returns: Known is false
@@ -55,11 +60,7 @@ func (*tablesFact) AFact() {}
 func (f *tablesFact) String() string {
 	var items []string
 	for _, t := range f.Tables {
-		kind := "ent:"
-		if t.Source.Kind == FromSqlc {
-			kind = "sqlc:"
-		}
-		items = append(items, kind+qualify(t.Schema, t.Name))
+		items = append(items, "ent:"+qualify(t.Schema, t.Name))
 	}
 	for _, m := range f.Models {
 		items = append(items, "gorm:"+m.Type+"="+m.Table)
@@ -70,6 +71,9 @@ func (f *tablesFact) String() string {
 			name = "?"
 		}
 		items = append(items, "tablename:"+tn.Type+"="+name)
+	}
+	for _, sc := range f.SqlcConfigs {
+		items = append(items, "sqlc:"+filepath.Base(filepath.Dir(sc))+"/"+filepath.Base(sc))
 	}
 	return strings.Join(items, " ")
 }
@@ -83,13 +87,14 @@ func qualify(schema, name string) string {
 
 // factSet is the union of the facts a package sees and its own.
 type factSet struct {
-	ent        map[string]*desc  // by source package and table name
-	models     map[string]*Model // by type
-	tableNames map[string]tableName
+	ent         map[string]*desc  // by source package and table name
+	models      map[string]*Model // by type
+	tableNames  map[string]tableName
+	sqlcConfigs map[string]bool
 }
 
 func newFactSet() *factSet {
-	return &factSet{ent: map[string]*desc{}, models: map[string]*Model{}, tableNames: map[string]tableName{}}
+	return &factSet{ent: map[string]*desc{}, models: map[string]*Model{}, tableNames: map[string]tableName{}, sqlcConfigs: map[string]bool{}}
 }
 
 func (fs *factSet) add(f *tablesFact) {
@@ -102,10 +107,13 @@ func (fs *factSet) add(f *tablesFact) {
 	for _, tn := range f.TableNames {
 		fs.tableNames[tn.Type] = tn
 	}
+	for _, sc := range f.SqlcConfigs {
+		fs.sqlcConfigs[sc] = true
+	}
 }
 
 func (fs *factSet) empty() bool {
-	return len(fs.ent) == 0 && len(fs.models) == 0 && len(fs.tableNames) == 0
+	return len(fs.ent) == 0 && len(fs.models) == 0 && len(fs.tableNames) == 0 && len(fs.sqlcConfigs) == 0
 }
 
 func sortedKeys[V any](m map[string]V) []string {
@@ -128,6 +136,7 @@ func (fs *factSet) fact() *tablesFact {
 	for _, k := range sortedKeys(fs.tableNames) {
 		f.TableNames = append(f.TableNames, fs.tableNames[k])
 	}
+	f.SqlcConfigs = sortedKeys(fs.sqlcConfigs)
 	return f
 }
 
@@ -180,7 +189,7 @@ func runFacts(pass *analysis.Pass) (any, error) {
 			fs.add(f)
 		}
 	}
-	own := &tablesFact{Tables: append(readEnt(pass), readSqlcGenerated(pass)...)}
+	own := &tablesFact{Tables: readEnt(pass), SqlcConfigs: readSqlcGenerated(pass)}
 	if !strings.HasPrefix(pass.Pkg.Path(), gormModulePrefix) {
 		own.TableNames = readTableNames(pass)
 		fs.add(own) // the models below may use the TableName constants
@@ -194,14 +203,14 @@ func runFacts(pass *analysis.Pass) (any, error) {
 }
 
 // readSqlcGenerated returns, for a package of sqlc-generated code, the
-// tables of the sqlc configurations from its directory up to its module
-// root, which is where sqlc.yaml sits next to the code it generates. The
-// code that calls the queries usually lives elsewhere (a repository
-// package beside or above it) and finds no sqlc.yaml on its own way up:
-// it sees the tables through this package's fact, as it sees ent's.
+// sqlc configurations from its directory up to its module root, which is
+// where sqlc.yaml sits next to the code it generates. The code that calls
+// the queries usually lives elsewhere (a repository package beside or
+// above it) and finds no sqlc.yaml on its own way up: it loads their
+// tables through this package's fact.
 // A package is sqlc's when a package-level constant holds a query with
 // sqlc's header ("-- name: <Name> :<cmd>").
-func readSqlcGenerated(pass *analysis.Pass) []*desc {
+func readSqlcGenerated(pass *analysis.Pass) []string {
 	if len(pass.Files) == 0 || !hasSqlcQuery(pass.Pkg) {
 		return nil
 	}
@@ -210,7 +219,7 @@ func readSqlcGenerated(pass *analysis.Pass) []*desc {
 	if err != nil || dependencyModule(cfg.ModuleRoot) {
 		return nil
 	}
-	return loadSqlc(dir, cfg.ModuleRoot)
+	return sqlcConfigsFrom(dir, cfg.ModuleRoot)
 }
 
 // hasSqlcQuery reports whether a package-level string constant of pkg is

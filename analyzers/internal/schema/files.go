@@ -384,14 +384,14 @@ func loadFiles(cfg *config.Config, dir string) ([]*desc, error) {
 		}
 		out = append(out, tables...)
 	}
-	return append(out, loadSqlc(dir, cfg.ModuleRoot)...), nil
+	return append(out, loadSqlc(sqlcConfigsFrom(dir, cfg.ModuleRoot))...), nil
 }
 
-// loadSqlc returns the tables of every sqlc configuration from dir up to
-// the module root (a warning when something cannot be read).
-func loadSqlc(dir, root string) []*desc {
+// loadSqlc returns the tables of sqlc configurations (a warning when
+// something cannot be read).
+func loadSqlc(configs []string) []*desc {
 	var out []*desc
-	for _, sc := range sqlcConfigsFrom(dir, root) {
+	for _, sc := range configs {
 		entries, err := readSqlcConfig(sc)
 		if err != nil {
 			warn("%s: %v", sc, err)
