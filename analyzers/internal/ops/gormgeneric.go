@@ -2,6 +2,7 @@ package ops
 
 import (
 	"go/token"
+	"go/types"
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/idemlint/idemlint/analyzers/internal/knowledge"
@@ -11,6 +12,20 @@ import (
 // gorm.G[T](db).Where(...).First(ctx) (a T value, or a local it is
 // stored in) and a column written by G[T](db).Where(...).Update(ctx, "c",
 // v) of the same row.
+
+// genericRow returns the model of a generics chain (its type argument)
+// and the keys its Where steps pin; a nil model when either is unknown.
+func genericRow(site knowledge.Site) (types.Type, []KeyValue) {
+	model := typeArg(site.Receiver())
+	if model == nil {
+		return nil, nil
+	}
+	op := &RowOp{Model: model}
+	if !gormChain(op, site.Receiver()) || len(op.Keys) == 0 {
+		return nil, nil
+	}
+	return model, op.Keys
+}
 
 // gormGenericRead makes a read of First, Take or Last of the generics
 // API: its model is the type argument, its keys the chain's Where steps,
@@ -24,30 +39,15 @@ func gormGenericRead(call *ssa.Call, site knowledge.Site) *ColumnRead {
 	default:
 		return nil
 	}
-	model := typeArg(site.Receiver())
+	model, keys := genericRow(site)
 	if model == nil {
-		return nil
-	}
-	op := &RowOp{Model: model}
-	if !gormChain(op, site.Receiver()) || len(op.Keys) == 0 {
 		return nil
 	}
 	row := entityResult(call)
 	if row == nil {
 		return nil
 	}
-	// t := First(ctx) then t.F -= d: the value is stored in a local whose
-	// fields are loaded.
-	if refs := row.Referrers(); refs != nil {
-		for _, ref := range *refs {
-			if st, ok := ref.(*ssa.Store); ok && st.Val == row {
-				if alloc, ok := st.Addr.(*ssa.Alloc); ok {
-					row = alloc
-				}
-			}
-		}
-	}
-	return &ColumnRead{Instr: call, Model: model, ModelAddr: row, Keys: op.Keys, Handle: Root(site.Receiver()),
+	return &ColumnRead{Instr: call, Model: model, ModelAddr: rowLocal(row), Keys: keys, Handle: Root(site.Receiver()),
 		Lib: "gorm", Desc: calleeName(site)}
 }
 
@@ -59,12 +59,8 @@ func gormGenericUpdates(call *ssa.Call, site knowledge.Site) []*ColumnWrite {
 	if site.Func.Pkg != "gorm.io/gorm" || site.Func.Recv != "ChainInterface" || site.Row.Func.Name != "Updates" {
 		return nil
 	}
-	model := typeArg(site.Receiver())
+	model, keys := genericRow(site)
 	if model == nil {
-		return nil
-	}
-	op := &RowOp{Model: model}
-	if !gormChain(op, site.Receiver()) || len(op.Keys) == 0 {
 		return nil
 	}
 	load, ok := knowledge.Unwrap(site.RoleArg(knowledge.Values)).(*ssa.UnOp)
@@ -77,16 +73,10 @@ func gormGenericUpdates(call *ssa.Call, site knowledge.Site) []*ColumnWrite {
 	}
 	var out []*ColumnWrite
 	for _, a := range literalAllocs(alloc) {
-		for _, ref := range *a.Referrers() {
-			fa, ok := ref.(*ssa.FieldAddr)
-			if !ok || FieldOf(fa) == nil {
-				continue
-			}
-			for _, use := range *fa.Referrers() {
-				if st, ok := use.(*ssa.Store); ok && st.Addr == fa {
-					out = append(out, &ColumnWrite{Instr: call, Model: model, Field: FieldOf(fa).Name(), Value: st.Val,
-						Keys: op.Keys, Handle: Root(site.Receiver()), Lib: "gorm", Desc: calleeName(site)})
-				}
+		for _, st := range fieldStores(call.Parent(), a) {
+			if f := FieldOf(st.Addr.(*ssa.FieldAddr)); f != nil {
+				out = append(out, &ColumnWrite{Instr: call, Model: model, Field: f.Name(), Value: st.Val,
+					Keys: keys, Handle: Root(site.Receiver()), Lib: "gorm", Desc: calleeName(site)})
 			}
 		}
 	}
@@ -100,15 +90,14 @@ func gormGenericWrite(call *ssa.Call, site knowledge.Site) *ColumnWrite {
 	if site.Func.Pkg != "gorm.io/gorm" || site.Func.Recv != "ChainInterface" || site.Row.Func.Name != "Update" {
 		return nil
 	}
-	model := typeArg(site.Receiver())
 	col, ok := knowledge.ConstString(site.RoleArg(knowledge.Column))
-	if model == nil || !ok {
+	if !ok {
 		return nil
 	}
-	op := &RowOp{Model: model}
-	if !gormChain(op, site.Receiver()) || len(op.Keys) == 0 {
+	model, keys := genericRow(site)
+	if model == nil {
 		return nil
 	}
 	return &ColumnWrite{Instr: call, Model: model, Column: col, Value: knowledge.Unwrap(site.RoleArg(knowledge.Value)),
-		Keys: op.Keys, Handle: Root(site.Receiver()), Lib: "gorm", Desc: calleeName(site)}
+		Keys: keys, Handle: Root(site.Receiver()), Lib: "gorm", Desc: calleeName(site)}
 }

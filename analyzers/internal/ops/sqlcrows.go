@@ -153,11 +153,9 @@ func scannedFields(fn *ssa.Function, stmt *sqltext.Statement) []SQLCColFact {
 			var out []SQLCColFact
 			for j, d := range dests {
 				fa, ok := knowledge.Unwrap(d).(*ssa.FieldAddr)
-				rc := stmt.SelectList[j]
-				if !ok || rc.Expr.Kind != sqltext.ExprColumn || len(rc.Expr.Columns) != 1 || rc.Name == "*" {
-					continue
+				if col, isCol := selectColumn(stmt, stmt.SelectList[j]); ok && isCol {
+					out = append(out, SQLCColFact{Column: col, Field: fa.Field})
 				}
-				out = append(out, SQLCColFact{Column: rc.Expr.Columns[0].Name, Field: fa.Field})
 			}
 			return out
 		}
@@ -232,18 +230,7 @@ func (e *extractor) sqlcRead(call *ssa.Call) *ColumnRead {
 	if row == nil {
 		return nil
 	}
-	// w, err := q.GetWallet(...) kept in a local whose fields are loaded
-	// (the row's address is taken, or a closure captures it).
-	var base ssa.Value = row
-	if refs := row.Referrers(); refs != nil {
-		for _, ref := range *refs {
-			if st, ok := ref.(*ssa.Store); ok && st.Val == row {
-				if alloc, ok := st.Addr.(*ssa.Alloc); ok {
-					base = alloc
-				}
-			}
-		}
-	}
+	base := rowLocal(row)
 	rd := &ColumnRead{Instr: call, Table: stmt.Table.Name, Keys: lk.Keys, Lib: "sqlc", Desc: calleeFuncName(callee), Handle: sqlcHandle(call, f)}
 	_, isPtr := row.Type().Underlying().(*types.Pointer)
 	for _, c := range f.Cols {

@@ -195,20 +195,43 @@ func (e *extractor) sqlRead(call *ssa.Call, site knowledge.Site) *ColumnRead {
 			continue
 		}
 		for j, d := range dests {
-			rc := stmt.SelectList[j]
-			if d == nil || rc.Expr.Kind != sqltext.ExprColumn || len(rc.Expr.Columns) != 1 || rc.Name == "*" {
-				continue
+			if col, ok := selectColumn(stmt, stmt.SelectList[j]); ok && d != nil {
+				rd.Cols = append(rd.Cols, ReadCol{Column: col, Addr: d})
 			}
-			if q := rc.Expr.Columns[0].Table; q != "" && !strings.EqualFold(q, stmt.Table.Name) && !strings.EqualFold(q, stmt.Table.Alias) {
-				continue
-			}
-			rd.Cols = append(rd.Cols, ReadCol{Column: rc.Expr.Columns[0].Name, Addr: d})
 		}
 	}
 	if len(rd.Cols) == 0 {
 		return nil
 	}
 	return rd
+}
+
+// selectColumn returns the column of the statement's table a select-list
+// item reads as it is, or false (an expression, *, another table's).
+func selectColumn(stmt *sqltext.Statement, rc sqltext.ResultColumn) (string, bool) {
+	if rc.Expr.Kind != sqltext.ExprColumn || len(rc.Expr.Columns) != 1 || rc.Name == "*" {
+		return "", false
+	}
+	if q := rc.Expr.Columns[0].Table; q != "" && !strings.EqualFold(q, stmt.Table.Name) && !strings.EqualFold(q, stmt.Table.Alias) {
+		return "", false
+	}
+	return rc.Expr.Columns[0].Name, true
+}
+
+// rowLocal returns the local a row value returned by a call is stored in
+// (t := First(ctx); t.F -= d: its fields are then loaded from the local),
+// or the value itself.
+func rowLocal(row ssa.Value) ssa.Value {
+	if refs := row.Referrers(); refs != nil {
+		for _, ref := range *refs {
+			if st, ok := ref.(*ssa.Store); ok && st.Val == row {
+				if alloc, ok := st.Addr.(*ssa.Alloc); ok {
+					return alloc
+				}
+			}
+		}
+	}
+	return row
 }
 
 // destCols maps the select list of stmt onto the destination of sqlx's
@@ -218,15 +241,7 @@ func (e *extractor) sqlRead(call *ssa.Call, site knowledge.Site) *ColumnRead {
 // addresses of the destination, compared by SameAddr with the loads the
 // write's value comes from.
 func destCols(stmt *sqltext.Statement, dest ssa.Value) []ReadCol {
-	column := func(rc sqltext.ResultColumn) (string, bool) {
-		if rc.Expr.Kind != sqltext.ExprColumn || len(rc.Expr.Columns) != 1 || rc.Name == "*" {
-			return "", false
-		}
-		if q := rc.Expr.Columns[0].Table; q != "" && !strings.EqualFold(q, stmt.Table.Name) && !strings.EqualFold(q, stmt.Table.Alias) {
-			return "", false
-		}
-		return rc.Expr.Columns[0].Name, true
-	}
+	column := func(rc sqltext.ResultColumn) (string, bool) { return selectColumn(stmt, rc) }
 	ptr, ok := dest.Type().Underlying().(*types.Pointer)
 	if !ok {
 		return nil
