@@ -46,6 +46,66 @@ func TestDemo(t *testing.T) {
 	vet := run(t, dir, "go", "vet", "-vettool="+binary, "-json", "./...")
 	require.Equal(t, 0, vet.code, vet.stderr)
 	assert.Equal(t, got, demoFindings(t, dir, []byte(vet.stderr+vet.stdout)), "go vet and the standalone binary agree")
+
+	// The same service under a module path with no dot (go mod init
+	// backend), alone and as a go.work member beside another dotless
+	// module, is reported the same: nothing takes a dotless path for the
+	// standard library.
+	t.Run("dotless module", func(t *testing.T) {
+		mod := filepath.Join(t.TempDir(), "backend")
+		copyDemo(t, dir, mod, "backend")
+		standalone := run(t, mod, binary, "-json", "./...")
+		require.Equal(t, 0, standalone.code, standalone.stderr)
+		assert.Equal(t, got, demoFindings(t, mod, []byte(standalone.stdout)))
+		vet := run(t, mod, "go", "vet", "-vettool="+binary, "-json", "./...")
+		require.Equal(t, 0, vet.code, vet.stderr)
+		assert.Equal(t, got, demoFindings(t, mod, []byte(vet.stderr+vet.stdout)))
+	})
+	t.Run("dotless go.work member", func(t *testing.T) {
+		work := t.TempDir()
+		mod := filepath.Join(work, "services", "orders")
+		copyDemo(t, dir, mod, "orders")
+		other := filepath.Join(work, "tools")
+		require.NoError(t, os.MkdirAll(other, 0o755))
+		require.NoError(t, os.WriteFile(filepath.Join(other, "go.mod"), []byte("module tools\n\ngo 1.26.0\n"), 0o644))
+		require.NoError(t, os.WriteFile(filepath.Join(other, "tools.go"), []byte("package tools\n"), 0o644))
+		require.NoError(t, os.WriteFile(filepath.Join(work, "go.work"), []byte("go 1.26.0\n\nuse (\n\t./services/orders\n\t./tools\n)\n"), 0o644))
+		standalone := run(t, work, binary, "-json", "./services/orders/...")
+		require.Equal(t, 0, standalone.code, standalone.stderr)
+		assert.Equal(t, got, demoFindings(t, mod, []byte(standalone.stdout)))
+		vet := run(t, mod, "go", "vet", "-vettool="+binary, "-json", "./...")
+		require.Equal(t, 0, vet.code, vet.stderr)
+		assert.Equal(t, got, demoFindings(t, mod, []byte(vet.stderr+vet.stdout)))
+	})
+}
+
+// copyDemo copies the demo service at src to dst with its module path,
+// and every import of its packages, changed to modulePath.
+func copyDemo(t *testing.T, src, dst, modulePath string) {
+	t.Helper()
+	const demoPath = "example.com/demo"
+	err := filepath.WalkDir(src, func(path string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, err := filepath.Rel(src, path)
+		if err != nil {
+			return err
+		}
+		target := filepath.Join(dst, rel)
+		if d.IsDir() {
+			return os.MkdirAll(target, 0o755)
+		}
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		if strings.HasSuffix(path, ".go") || d.Name() == "go.mod" {
+			data = []byte(strings.ReplaceAll(string(data), demoPath, modulePath))
+		}
+		return os.WriteFile(target, data, 0o644)
+	})
+	require.NoError(t, err)
 }
 
 // A findingsEntry is one line of findings.txt.

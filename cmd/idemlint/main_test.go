@@ -276,3 +276,21 @@ func TestVersionHashesSchemaFiles(t *testing.T) {
 		prev = next
 	}
 }
+
+// TestCgoFile: a file that imports "C" reaches the analyzers as cmd/cgo's
+// translation, marked generated; its findings are still reported, at the
+// user's file and line, and its silent twin stays silent.
+func TestCgoFile(t *testing.T) {
+	dir, err := filepath.Abs("testdata/cgo")
+	require.NoError(t, err)
+	const want = "accounts.go:27:26: insert into users after the lookup of users by email found no row"
+	standalone := run(t, dir, binary, "./...")
+	assert.Equal(t, 3, standalone.code, standalone.stderr)
+	assert.Contains(t, standalone.stderr, want)
+	assert.Equal(t, 1, strings.Count(standalone.stderr, "insert into users"), "Invite claims first: %s", standalone.stderr)
+
+	vet := run(t, dir, "go", "vet", "-vettool="+binary, "./...")
+	assert.Equal(t, 1, vet.code, vet.stderr)
+	assert.Contains(t, vet.stderr, want)
+	assert.Equal(t, 1, strings.Count(vet.stderr, "insert into users"), vet.stderr)
+}

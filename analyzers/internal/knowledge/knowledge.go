@@ -338,13 +338,12 @@ func Rows() []*Call {
 	return out
 }
 
-// Covered reports whether the package with this import path is one whose
-// behaviour the tables describe (a library in the tables, or the standard
-// library), so that no summary needs to be computed from its bodies.
+// Covered reports whether the package with this import path is a library
+// whose behaviour the tables describe, so that no summary needs to be
+// computed from its bodies. The standard library is covered too, but
+// whether a package is std is for the origin layer to say, from where the
+// package comes from (ops asks both).
 func Covered(path string) bool {
-	if isStd(path) {
-		return true
-	}
 	for _, lib := range libraries {
 		for _, p := range lib.pkgs {
 			if path == p || strings.HasPrefix(path, p+"/") {
@@ -353,13 +352,6 @@ func Covered(path string) bool {
 		}
 	}
 	return false
-}
-
-// isStd reports whether path is a standard-library import path: its first
-// element has no dot (the go command's own rule for module paths).
-func isStd(path string) bool {
-	first, _, _ := strings.Cut(path, "/")
-	return !strings.Contains(first, ".")
 }
 
 // Row construction helpers, to keep the tables one line a row.

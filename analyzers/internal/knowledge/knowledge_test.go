@@ -220,8 +220,10 @@ func TestRowsAreConsistent(t *testing.T) {
 
 func TestCovered(t *testing.T) {
 	for path, want := range map[string]bool{
-		"database/sql":                    true,
-		"net/http":                        true,
+		// The standard library is the origin layer's to tell; the tables
+		// cover only the libraries they name.
+		"database/sql":                    false,
+		"backend/store":                   false,
 		"github.com/jmoiron/sqlx":         true,
 		"github.com/jackc/pgx/v5/pgxpool": true,
 		"example.com/app/store":           false,

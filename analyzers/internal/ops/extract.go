@@ -9,6 +9,7 @@ import (
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/idemlint/idemlint/analyzers/internal/knowledge"
+	"github.com/idemlint/idemlint/analyzers/internal/origin"
 	"github.com/idemlint/idemlint/analyzers/internal/sqltext"
 )
 
@@ -29,10 +30,13 @@ type extractor struct {
 	impls map[*types.Func]*ssa.Function
 	rx    *requestExt // requests and retries (request.go, retry.go)
 	rowx  *rowExt     // lookups and inserts (rows.go)
+	// origin says which packages are the standard library's.
+	origin *origin.Packages
 }
 
-func newExtractor(imported func(*types.Func) *Summary, networkFuncs []string) *extractor {
+func newExtractor(imported func(*types.Func) *Summary, networkFuncs []string, orig *origin.Packages) *extractor {
 	e := &extractor{
+		origin:       orig,
 		imported:     imported,
 		networkFuncs: map[string]bool{},
 		summaries:    map[*ssa.Function]*Summary{},
@@ -43,6 +47,17 @@ func newExtractor(imported func(*types.Func) *Summary, networkFuncs []string) *e
 	}
 	return e
 }
+
+// covered reports whether the behaviour of the package with this import
+// path is known without its bodies: the standard library, or a library in
+// the knowledge tables.
+func (e *extractor) covered(path string) bool {
+	return knowledge.Covered(path) || e.origin.Std(path)
+}
+
+// std reports whether the package with this import path is the standard
+// library's.
+func (e *extractor) std(path string) bool { return e.origin.Std(path) }
 
 // Ops returns the operations of fn, in block and instruction order.
 func (e *extractor) Ops(fn *ssa.Function) []*Op {

@@ -14,6 +14,7 @@ import (
 
 	"github.com/idemlint/idemlint/analyzers/config"
 	"github.com/idemlint/idemlint/analyzers/internal/knowledge"
+	"github.com/idemlint/idemlint/analyzers/internal/origin"
 	"github.com/idemlint/idemlint/analyzers/internal/report"
 )
 
@@ -31,7 +32,7 @@ var FactsAnalyzer = &analysis.Analyzer{
 	Name:       "idemlintopsfacts",
 	Doc:        "summarise what each function does to the database and the network, for its callers in other packages",
 	Run:        report.Guard(runFacts),
-	Requires:   []*analysis.Analyzer{config.Analyzer},
+	Requires:   []*analysis.Analyzer{config.Analyzer, origin.Analyzer},
 	FactTypes:  []analysis.Fact{new(Summary), new(Summarised)},
 	ResultType: reflect.TypeFor[*Facts](),
 }
@@ -61,11 +62,12 @@ func runFacts(pass *analysis.Pass) (any, error) {
 		networkFuncs = cfg.NetworkFuncs
 		configured = append(append(configured, cfg.NetworkFuncs...), cfg.RetryFuncs...)
 	}
-	if knowledge.Covered(pass.Pkg.Path()) || !(needsBodies(pass, configured) || mayRetry(pass)) {
+	orig := pass.ResultOf[origin.Analyzer].(*origin.Packages)
+	if orig.Std(pass.Pkg.Path()) || knowledge.Covered(pass.Pkg.Path()) || !(needsBodies(pass, configured) || mayRetry(pass)) {
 		return facts, nil
 	}
 	funcs := buildSSA(pass)
-	e := newExtractor(facts.Imported, networkFuncs)
+	e := newExtractor(facts.Imported, networkFuncs, orig)
 	e.rx = newRequestExt(pass.TypesInfo, cfg, funcs)
 	facts.Funcs, facts.e = funcs, e
 	e.impls = soleImpls(pass.Pkg, funcs)
@@ -117,16 +119,7 @@ func relevantLibrary(path string) bool {
 	case "database/sql", "net/http", "net", "net/smtp":
 		return true
 	}
-	return knowledge.Covered(path) && !isStd(path)
-}
-
-func isStd(path string) bool {
-	for i := 0; i < len(path) && path[i] != '/'; i++ {
-		if path[i] == '.' {
-			return false
-		}
-	}
-	return true
+	return knowledge.Covered(path)
 }
 
 // importedSummary returns the Summary fact of a function of another

@@ -47,7 +47,7 @@ func (e *extractor) keyEvents(fn *ssa.Function) []keyEvent {
 		for _, instr := range b.Instrs {
 			switch x := instr.(type) {
 			case *ssa.MapUpdate:
-				owners := headerOwners(x.Map)
+				owners := e.headerOwners(x.Map)
 				if name, ok := knowledge.ConstString(x.Key); ok {
 					if rx.headers[textproto.CanonicalMIMEHeaderKey(name)] {
 						add(owners, x.Value, false, x.Pos())
@@ -63,7 +63,7 @@ func (e *extractor) keyEvents(fn *ssa.Function) []keyEvent {
 				if f := FieldOf(fa); f != nil {
 					ptr, _ := fa.X.Type().Underlying().(*types.Pointer)
 					if knowledge.IdemKeyField(knowledge.TypeOf(ptr.Elem())) == f.Name() {
-						add([]ssa.Value{requestRoot(fa.X)}, x.Val, false, x.Pos())
+						add([]ssa.Value{e.requestRoot(fa.X)}, x.Val, false, x.Pos())
 					}
 				}
 			case ssa.CallInstruction:
@@ -100,9 +100,9 @@ func (e *extractor) callKeyEvents(fn *ssa.Function, call ssa.CallInstruction) []
 		case knowledge.SetHeader:
 			var owners []ssa.Value
 			if site.Row.Func.Pkg == "net/http" {
-				owners = headerOwners(site.Receiver())
+				owners = e.headerOwners(site.Receiver())
 			} else if recv := site.Receiver(); recv != nil {
-				owners = []ssa.Value{requestRoot(recv)}
+				owners = []ssa.Value{e.requestRoot(recv)}
 			}
 			if name := site.RoleArg(knowledge.HeaderName); name != nil {
 				if n, ok := knowledge.ConstString(name); !ok {
@@ -121,7 +121,7 @@ func (e *extractor) callKeyEvents(fn *ssa.Function, call ssa.CallInstruction) []
 			}
 		case knowledge.SetIdemKey:
 			if recv := site.Receiver(); recv != nil {
-				event([]ssa.Value{requestRoot(recv)}, site.RoleArg(knowledge.Key), false)
+				event([]ssa.Value{e.requestRoot(recv)}, site.RoleArg(knowledge.Key), false)
 			}
 		}
 		return out
@@ -137,7 +137,7 @@ func (e *extractor) callKeyEvents(fn *ssa.Function, call ssa.CallInstruction) []
 				if k.Req < 0 || k.Req >= len(args) {
 					continue
 				}
-				owners := []ssa.Value{requestRoot(args[k.Req])}
+				owners := []ssa.Value{e.requestRoot(args[k.Req])}
 				switch k.Key {
 				case KeyParam:
 					if k.Param >= 0 && k.Param < len(args) {
@@ -156,14 +156,14 @@ func (e *extractor) callKeyEvents(fn *ssa.Function, call ssa.CallInstruction) []
 				}
 			}
 		}
-		if len(callee.Blocks) > 0 || knowledge.Covered(funcPkgPath(callee)) || (callee.Object() != nil && e.imported != nil) {
+		if len(callee.Blocks) > 0 || e.covered(funcPkgPath(callee)) || (callee.Object() != nil && e.imported != nil) {
 			// A body we summarised, a library call (no library sets an
 			// idempotency key on a request it is given), or a function of
 			// another package whose fact says what it does.
 			return out
 		}
 	}
-	if resolved && knowledge.Covered(site.Func.Pkg) {
+	if resolved && e.covered(site.Func.Pkg) {
 		return out
 	}
 	// A function value or an interface method we cannot see: a request
@@ -171,9 +171,9 @@ func (e *extractor) callKeyEvents(fn *ssa.Function, call ssa.CallInstruction) []
 	for _, a := range callOperands(common) {
 		if isRequestish(a.Type()) {
 			if isHeader(a.Type()) {
-				event(headerOwners(a), nil, true)
+				event(e.headerOwners(a), nil, true)
 			} else {
-				event([]ssa.Value{requestRoot(a)}, nil, true)
+				event([]ssa.Value{e.requestRoot(a)}, nil, true)
 			}
 		}
 	}
@@ -241,11 +241,11 @@ func isHeader(t types.Type) bool {
 
 // headerOwners returns the roots of the requests whose header map h is:
 // req.Header, or a map stored in a request's Header field.
-func headerOwners(h ssa.Value) []ssa.Value {
+func (e *extractor) headerOwners(h ssa.Value) []ssa.Value {
 	h = knowledge.Unwrap(h)
 	if load, ok := h.(*ssa.UnOp); ok && load.Op == token.MUL {
 		if fa, ok := load.X.(*ssa.FieldAddr); ok && selects(fa, "net/http", "Request", "Header") {
-			return []ssa.Value{requestRoot(fa.X)}
+			return []ssa.Value{e.requestRoot(fa.X)}
 		}
 	}
 	var out []ssa.Value
@@ -253,7 +253,7 @@ func headerOwners(h ssa.Value) []ssa.Value {
 		for _, ref := range *refs {
 			if st, ok := ref.(*ssa.Store); ok && st.Val == h {
 				if fa, ok := st.Addr.(*ssa.FieldAddr); ok && selects(fa, "net/http", "Request", "Header") {
-					out = append(out, requestRoot(fa.X))
+					out = append(out, e.requestRoot(fa.X))
 				}
 			}
 		}
@@ -300,7 +300,7 @@ func (e *extractor) keyOf(fn *ssa.Function, roots, clients []ssa.Value) (k keyIn
 		case *ssa.Call:
 			// A request a library makes, or one a function of the
 			// user's returns, which may have set a key.
-			if site, ok := knowledge.Resolve(x.Common()); (!ok || !knowledge.Covered(site.Func.Pkg)) && e.builds(x.Common().StaticCallee()) == nil {
+			if site, ok := knowledge.Resolve(x.Common()); (!ok || !e.covered(site.Func.Pkg)) && e.builds(x.Common().StaticCallee()) == nil {
 				opaque = true
 			}
 			if src, ok := bodyKey(e, x); ok {

@@ -106,7 +106,7 @@ func (e *extractor) buildOf(fn *ssa.Function) *RequestBuild {
 	}
 	var out *RequestBuild
 	for _, v := range vals {
-		root, ok := requestRoot(v).(*ssa.Call)
+		root, ok := e.requestRoot(v).(*ssa.Call)
 		if !ok {
 			return nil
 		}

@@ -342,7 +342,7 @@ func (e *extractor) librarySend(fn *ssa.Function, call ssa.CallInstruction, site
 	var roots []ssa.Value
 	if reqv != nil {
 		if c, ok := knowledge.Unwrap(reqv).(*ssa.Const); !ok || !c.IsNil() {
-			roots = sendRoots(reqv)
+			roots = e.sendRoots(reqv)
 		}
 	}
 	// The method.
@@ -381,7 +381,7 @@ func (e *extractor) librarySend(fn *ssa.Function, call ssa.CallInstruction, site
 	if s.method == "" && s.methodParam == nil && s.reqParam == nil {
 		return nil
 	}
-	s.nonIdem = isNonIdempotent(s.method) && (!s.stripe || stripeMutates(row.Func)) && !asksEventStream(fn, roots)
+	s.nonIdem = isNonIdempotent(s.method) && (!s.stripe || stripeMutates(row.Func)) && !e.asksEventStream(fn, roots)
 	if s.stripe && !stripeMutates(row.Func) {
 		return nil
 	}
@@ -404,7 +404,7 @@ func (e *extractor) helperSend(fn *ssa.Function, call ssa.CallInstruction, name 
 	var roots []ssa.Value
 	if hs.ReqParam >= 0 {
 		if a := arg(hs.ReqParam); a != nil {
-			roots = sendRoots(a)
+			roots = e.sendRoots(a)
 			for _, r := range roots {
 				if p, ok := r.(*ssa.Parameter); ok {
 					s.reqParam = p
@@ -708,7 +708,7 @@ func selects(fa *ssa.FieldAddr, pkg, typ, name string) bool {
 // http.Request's WithContext), and from an embedded field to the struct
 // that embeds it (retryablehttp.Request embeds *http.Request, every stripe
 // params struct stripe.Params).
-func requestRoot(v ssa.Value) ssa.Value {
+func (e *extractor) requestRoot(v ssa.Value) ssa.Value {
 	for i := 0; i < maxTrace && v != nil; i++ {
 		v = Root(v)
 		switch x := v.(type) {
@@ -723,7 +723,7 @@ func requestRoot(v ssa.Value) ssa.Value {
 				continue
 			}
 		case *ssa.Call:
-			if next := builderReceiver(x); next != nil {
+			if next := e.builderReceiver(x); next != nil {
 				v = next
 				continue
 			}
@@ -738,9 +738,9 @@ func requestRoot(v ssa.Value) ssa.Value {
 // WithContext; http.Request's WithContext and Clone): a method of a
 // package the tables cover whose result has the receiver's type, and
 // which does not make a new request or client.
-func builderReceiver(call *ssa.Call) ssa.Value {
+func (e *extractor) builderReceiver(call *ssa.Call) ssa.Value {
 	site, ok := knowledge.Resolve(call.Common())
-	if !ok || !knowledge.Covered(site.Func.Pkg) {
+	if !ok || !e.covered(site.Func.Pkg) {
 		return nil
 	}
 	recv := site.Receiver()
@@ -764,10 +764,10 @@ func selectsEmbedded(fa *ssa.FieldAddr) bool {
 // sendRoots returns the roots of the request a send sends: its own, and
 // those of the request it wraps (retryablehttp.FromRequest,
 // failsafehttp.NewRequest).
-func sendRoots(v ssa.Value) []ssa.Value {
+func (e *extractor) sendRoots(v ssa.Value) []ssa.Value {
 	var out []ssa.Value
 	for i := 0; i < 4 && v != nil; i++ {
-		r := requestRoot(v)
+		r := e.requestRoot(v)
 		out = append(out, r)
 		v = nil
 		if call, ok := r.(*ssa.Call); ok {
@@ -785,7 +785,7 @@ func clientRootsOf(e *extractor, site knowledge.Site) []ssa.Value {
 	if site.Row.Func.Pkg != "github.com/go-resty/resty/v2" {
 		return nil
 	}
-	r, ok := requestRoot(site.Receiver()).(*ssa.Call)
+	r, ok := e.requestRoot(site.Receiver()).(*ssa.Call)
 	if !ok {
 		return nil
 	}
@@ -800,7 +800,7 @@ func clientRootsOf(e *extractor, site knowledge.Site) []ssa.Value {
 // struct fields it is stored in: every value the package stores in that
 // field.
 func (e *extractor) clientRoots(v ssa.Value, depth int) []ssa.Value {
-	r := requestRoot(v)
+	r := e.requestRoot(v)
 	if load, ok := r.(*ssa.UnOp); ok && load.Op == token.MUL && depth < 3 {
 		if fa, ok := load.X.(*ssa.FieldAddr); ok {
 			if f := FieldOf(fa); f != nil {

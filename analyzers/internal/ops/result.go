@@ -8,6 +8,7 @@ import (
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ssa"
 
+	"github.com/idemlint/idemlint/analyzers/internal/origin"
 	"github.com/idemlint/idemlint/analyzers/internal/report"
 )
 
@@ -18,7 +19,7 @@ var Analyzer = &analysis.Analyzer{
 	Name:       "idemlintops",
 	Doc:        "the database and network operations of each function, with CFG queries",
 	Run:        report.Guard(runResult),
-	Requires:   []*analysis.Analyzer{FactsAnalyzer},
+	Requires:   []*analysis.Analyzer{FactsAnalyzer, origin.Analyzer},
 	ResultType: reflect.TypeFor[*Result](),
 }
 
@@ -79,7 +80,7 @@ func (r *Result) TxCallback(fn *ssa.Function) bool {
 // program's SSA on every run. A package FactsAnalyzer found nothing to do
 // in has no operations.
 func runResult(pass *analysis.Pass) (any, error) {
-	r := &Result{txParams: map[ssa.Value]bool{}, e: newExtractor(nil, nil)}
+	r := &Result{txParams: map[ssa.Value]bool{}, e: newExtractor(nil, nil, pass.ResultOf[origin.Analyzer].(*origin.Packages))}
 	facts, _ := pass.ResultOf[FactsAnalyzer].(*Facts)
 	if facts == nil || facts.Funcs == nil {
 		return r, nil

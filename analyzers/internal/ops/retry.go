@@ -458,7 +458,7 @@ func (e *extractor) loopRetry(call ssa.CallInstruction) *construct {
 		if !body[call.Block()] || li.perItem[h] {
 			continue
 		}
-		if !reachesBackEdge(fail, errValues(call), body, h) || !leavesLoop(succ, body, h) || repeatsOnSuccess(succ, fail, body, h) {
+		if !e.reachesBackEdge(fail, errValues(call), body, h) || !leavesLoop(succ, body, h) || repeatsOnSuccess(succ, fail, body, h) {
 			continue
 		}
 		pos := li.pos[h]
@@ -511,9 +511,9 @@ func ends(b *ssa.BasicBlock) bool {
 
 // reachesBackEdge reports whether some failure edge inside the loop leads
 // to the loop's back edge without passing its header.
-func reachesBackEdge(fail []branchEdge, errs map[ssa.Value]bool, body map[*ssa.BasicBlock]bool, h *ssa.BasicBlock) bool {
+func (e *extractor) reachesBackEdge(fail []branchEdge, errs map[ssa.Value]bool, body map[*ssa.BasicBlock]bool, h *ssa.BasicBlock) bool {
 	taken := func(x *ssa.BasicBlock, i int) bool {
-		unclassified := classifiedFalse(x, errs)
+		unclassified := e.classifiedFalse(x, errs)
 		return !onRejection(x, i) && (unclassified < 0 || i == unclassified)
 	}
 	// A failure edge is itself such a branch when the status test that
@@ -587,7 +587,7 @@ func errValues(call ssa.CallInstruction) map[ssa.Value]bool {
 // retry taken only when such a check says true retries the errors it
 // picks, not every failure: whether a lost response is among them is not
 // known, so the path is not counted as retrying one.
-func classifiedFalse(b *ssa.BasicBlock, errs map[ssa.Value]bool) int {
+func (e *extractor) classifiedFalse(b *ssa.BasicBlock, errs map[ssa.Value]bool) int {
 	if len(errs) == 0 || len(b.Instrs) == 0 || len(b.Succs) != 2 {
 		return -1
 	}
@@ -600,7 +600,7 @@ func classifiedFalse(b *ssa.BasicBlock, errs map[ssa.Value]bool) int {
 		cond, falseSide = not.X, 0
 	}
 	call, ok := cond.(*ssa.Call)
-	if !ok || !picksAnswer(call, 0) {
+	if !ok || !e.picksAnswer(call, 0) {
 		return -1
 	}
 	for _, a := range call.Common().Args {
@@ -617,7 +617,7 @@ func classifiedFalse(b *ssa.BasicBlock, errs map[ssa.Value]bool) int {
 // function of the program that does one of these. Tests for the standard
 // library's errors (a timeout, context.DeadlineExceeded, io.EOF), which
 // a lost response produces, are not.
-func picksAnswer(call *ssa.Call, depth int) bool {
+func (e *extractor) picksAnswer(call *ssa.Call, depth int) bool {
 	callee := call.Common().StaticCallee()
 	if callee == nil || funcPkg(callee) == nil {
 		return false
@@ -627,7 +627,7 @@ func picksAnswer(call *ssa.Call, depth int) bool {
 		switch callee.Name() {
 		case "Is":
 			g := globalOf(args[1])
-			return g != nil && g.Pkg != nil && !isStdPath(g.Pkg.Pkg.Path())
+			return g != nil && g.Pkg != nil && !e.std(g.Pkg.Pkg.Path())
 		case "As":
 			ptr, ok := knowledge.Unwrap(args[1]).Type().(*types.Pointer)
 			if !ok {
@@ -638,11 +638,11 @@ func picksAnswer(call *ssa.Call, depth int) bool {
 				t = p.Elem()
 			}
 			named, ok := t.(*types.Named)
-			return ok && named.Obj().Pkg() != nil && !isStdPath(named.Obj().Pkg().Path())
+			return ok && named.Obj().Pkg() != nil && !e.std(named.Obj().Pkg().Path())
 		}
 		return false
 	}
-	if depth > 0 || isStdPath(funcPkgPath(callee)) || len(callee.Blocks) == 0 {
+	if depth > 0 || e.std(funcPkgPath(callee)) || len(callee.Blocks) == 0 {
 		return false
 	}
 	picks := false
@@ -653,7 +653,7 @@ func picksAnswer(call *ssa.Call, depth int) bool {
 				continue
 			}
 			if f := c.Common().StaticCallee(); f != nil && funcPkgPath(f) == "errors" && (f.Name() == "Is" || f.Name() == "As") {
-				if !picksAnswer(c, depth+1) {
+				if !e.picksAnswer(c, depth+1) {
 					return false
 				}
 				picks = true
@@ -661,12 +661,6 @@ func picksAnswer(call *ssa.Call, depth int) bool {
 		}
 	}
 	return picks
-}
-
-// isStdPath reports whether path is a standard library package's.
-func isStdPath(path string) bool {
-	first, _, _ := strings.Cut(path, "/")
-	return !strings.Contains(first, ".")
 }
 
 // rejectionStatuses are the HTTP statuses with which a server says it did
@@ -1347,7 +1341,7 @@ func (e *extractor) clientRetry(s *send) *construct {
 		roots := clientRootsOf(e, site)
 		var con *construct
 		for _, r := range roots {
-			c := restyRetries(r)
+			c := e.restyRetries(r)
 			if c == nil {
 				return nil
 			}
@@ -1358,7 +1352,7 @@ func (e *extractor) clientRetry(s *send) *construct {
 		return con
 	case row.Func.Recv == "Request" && strings.HasSuffix(row.Func.Pkg, "/failsafehttp"):
 		// failsafehttp: the policies of the NewRequest it comes from.
-		if c, ok := requestRoot(site.Receiver()).(*ssa.Call); ok {
+		if c, ok := e.requestRoot(site.Receiver()).(*ssa.Call); ok {
 			if rs, ok := knowledge.Resolve(c.Common()); ok && rs.Row != nil && rs.Row.Kind == knowledge.NewRequest {
 				if e.policiesRetry(rs) {
 					return &construct{kind: clientRetry, pos: c.Pos(), desc: "the failsafe-go retry policy of " + calleeName(rs)}
@@ -1444,7 +1438,7 @@ func (e *extractor) retryingClientOf(fn *ssa.Function) string {
 	vals, _ := returned(fn, "net/http", "Client")
 	desc := ""
 	for _, v := range vals {
-		c := e.retryingHTTPClient(requestRoot(v))
+		c := e.retryingHTTPClient(e.requestRoot(v))
 		if c == nil {
 			return ""
 		}
@@ -1467,7 +1461,7 @@ func (e *extractor) transportRetry(t ssa.Value) *construct {
 	}
 	obj, _, _ := types.LookupFieldOrMethod(v.Type(), true, nil, "RoundTrip")
 	m, ok := obj.(*types.Func)
-	if !ok || m.Pkg() == nil || isStdPath(m.Pkg().Path()) || knowledge.Covered(m.Pkg().Path()) {
+	if !ok || m.Pkg() == nil || e.std(m.Pkg().Path()) || e.covered(m.Pkg().Path()) {
 		return nil
 	}
 	var s *Summary
@@ -1569,7 +1563,7 @@ func hasRetryPolicy(vals []ssa.Value) bool {
 // restyRetries returns the construct when the resty client root r has
 // SetRetryCount(n) with a constant n > 0 (in the function that makes it),
 // or nil: none, zero, or a count that is not constant (unknown).
-func restyRetries(r ssa.Value) *construct {
+func (e *extractor) restyRetries(r ssa.Value) *construct {
 	instr, ok := r.(ssa.Instruction)
 	if !ok || instr.Parent() == nil {
 		return nil
@@ -1586,7 +1580,7 @@ func restyRetries(r ssa.Value) *construct {
 				continue
 			}
 			count := site.RoleArg(knowledge.Count)
-			if count == nil || requestRoot(site.Receiver()) != r {
+			if count == nil || e.requestRoot(site.Receiver()) != r {
 				continue
 			}
 			c, isConst := count.(*ssa.Const)

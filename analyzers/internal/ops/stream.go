@@ -13,7 +13,7 @@ import (
 // request with one of the given roots: the request subscribes to a
 // server-sent event stream, whatever its method, and reconnecting to a
 // stream is what its clients do, not a repeated operation.
-func asksEventStream(fn *ssa.Function, roots []ssa.Value) bool {
+func (e *extractor) asksEventStream(fn *ssa.Function, roots []ssa.Value) bool {
 	owned := map[ssa.Value]bool{}
 	for _, r := range roots {
 		owned[r] = true
@@ -37,7 +37,7 @@ func asksEventStream(fn *ssa.Function, roots []ssa.Value) bool {
 			if !ok1 || !ok2 || textproto.CanonicalMIMEHeaderKey(name) != "Accept" || !strings.Contains(value, "text/event-stream") {
 				continue
 			}
-			for _, o := range headerOwners(site.Receiver()) {
+			for _, o := range e.headerOwners(site.Receiver()) {
 				if owned[o] {
 					return true
 				}

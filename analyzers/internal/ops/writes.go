@@ -120,7 +120,7 @@ func columnReads(e *extractor, fn *ssa.Function) []*ColumnRead {
 						}
 					}
 				}
-				if !ok || !knowledge.Covered(site.Func.Pkg) {
+				if !ok || !e.covered(site.Func.Pkg) {
 					out = append(out, e.helperReads(call)...)
 					if rd := e.sqlcRead(call); rd != nil {
 						out = append(out, rd)
@@ -348,7 +348,7 @@ func (r *Result) ColumnWrites(fn *ssa.Function) []*ColumnWrite {
 						}
 					}
 				}
-				if !ok || !knowledge.Covered(site.Func.Pkg) {
+				if !ok || !r.e.covered(site.Func.Pkg) {
 					out = append(out, r.e.helperWrites(fn, call)...)
 					out = append(out, r.e.sqlcWrites(call)...)
 				}

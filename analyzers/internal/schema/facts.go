@@ -2,7 +2,6 @@ package schema
 
 import (
 	"go/ast"
-	"go/build"
 	"go/constant"
 	"go/types"
 	"path/filepath"
@@ -14,6 +13,7 @@ import (
 
 	"github.com/idemlint/idemlint/analyzers/config"
 	"github.com/idemlint/idemlint/analyzers/internal/knowledge"
+	"github.com/idemlint/idemlint/analyzers/internal/origin"
 	"github.com/idemlint/idemlint/analyzers/internal/report"
 )
 
@@ -31,6 +31,7 @@ var factsAnalyzer = &analysis.Analyzer{
 	Name:       "idemlintschemafacts",
 	Doc:        "export the tables of ent migrate packages and the GORM models a package and its imports declare, for idemlint's schema layer",
 	Run:        report.Guard(runFacts),
+	Requires:   []*analysis.Analyzer{origin.Analyzer},
 	FactTypes:  []analysis.Fact{new(tablesFact)},
 	ResultType: reflect.TypeFor[*factSet](),
 }
@@ -181,7 +182,7 @@ func (fs *factSet) tableName(key string) (string, bool, bool) {
 
 func runFacts(pass *analysis.Pass) (any, error) {
 	fs := newFactSet()
-	if isStandard(pass) {
+	if pass.ResultOf[origin.Analyzer].(*origin.Packages).Std(pass.Pkg.Path()) {
 		return fs, nil // imports only the standard library: no facts to see, none to declare
 	}
 	for _, pf := range pass.AllPackageFacts() {
@@ -302,17 +303,6 @@ func constantTableName(pass *analysis.Pass, fd *ast.FuncDecl) (string, bool) {
 		return "", false
 	}
 	return constant.StringVal(v), true
-}
-
-// isStandard reports whether the package is the standard library's: its
-// files are under GOROOT. (A module path without a dot, module myapp, is
-// not enough to tell.)
-func isStandard(pass *analysis.Pass) bool {
-	if len(pass.Files) == 0 {
-		return false
-	}
-	name := pass.Fset.File(pass.Files[0].Pos()).Name()
-	return within(name, filepath.Join(build.Default.GOROOT, "src"))
 }
 
 // mayHaveEvidence is a cheap test that rules out most structs before the

@@ -1,0 +1,3 @@
+module backend
+
+go 1.26.0

@@ -1,0 +1,3 @@
+package model // want `module code: backend/model`
+
+type User struct{ Email string }

@@ -1,0 +1,3 @@
+module example.com/cgosvc
+
+go 1.26.0
