@@ -102,6 +102,8 @@ var Analyzer = &analysis.Analyzer{
 	Doc:        "resolve idemlint's configuration (flags, plugin settings, .idemlint.yml) for a package",
 	Run:        run,
 	ResultType: reflect.TypeFor[*Config](),
+	// It reads files, not the package's code.
+	RunDespiteErrors: true,
 }
 
 func run(pass *analysis.Pass) (any, error) {

@@ -17,9 +17,14 @@ var Analyzer = &analysis.Analyzer{
 	Doc:  report.Doc(doc, "ignoredirective"),
 	URL:  report.URL("ignoredirective"),
 	Run:  report.Guard(run),
+	// The package's own type errors are the driver's to report.
+	RunDespiteErrors: true,
 }
 
 func run(pass *analysis.Pass) (any, error) {
+	if report.IllTyped(pass) {
+		return nil, nil
+	}
 	r := report.New(pass)
 	for _, d := range report.Directives(pass.Fset, pass.Files) {
 		if d.Malformed != "" {

@@ -29,11 +29,17 @@ var Analyzer = &analysis.Analyzer{
 	URL:      report.URL("lostupdate"),
 	Requires: []*analysis.Analyzer{ops.Analyzer, schema.Analyzer, config.Analyzer},
 	Run:      report.Guard(run),
+	// The package's own type errors are the driver's to report; with
+	// RunDespiteErrors its importers still get this package's facts.
+	RunDespiteErrors: true,
 }
 
 func run(pass *analysis.Pass) (any, error) {
 	res, _ := pass.ResultOf[ops.Analyzer].(*ops.Result)
 	defer res.Release(pass) // its SSA can go once every analyzer using it is done
+	if report.IllTyped(pass) {
+		return nil, nil
+	}
 	sch, _ := pass.ResultOf[schema.Analyzer].(*schema.Schema)
 	cfg, _ := pass.ResultOf[config.Analyzer].(*config.Config)
 	versionColumn := config.DefaultVersionColumn

@@ -28,6 +28,9 @@ var Analyzer = &analysis.Analyzer{
 	URL:      report.URL("noversion"),
 	Requires: []*analysis.Analyzer{config.Analyzer, ops.Analyzer, schema.Analyzer},
 	Run:      report.Guard(run),
+	// The package's own type errors are the driver's to report; with
+	// RunDespiteErrors its importers still get this package's facts.
+	RunDespiteErrors: true,
 }
 
 // write is an update together with the version of the table it writes.
@@ -46,6 +49,9 @@ type write struct {
 func run(pass *analysis.Pass) (any, error) {
 	res, _ := pass.ResultOf[ops.Analyzer].(*ops.Result)
 	defer res.Release(pass) // its SSA can go once every analyzer using it is done
+	if report.IllTyped(pass) {
+		return nil, nil
+	}
 	sch, _ := pass.ResultOf[schema.Analyzer].(*schema.Schema)
 	cfg, _ := pass.ResultOf[config.Analyzer].(*config.Config)
 	r := report.New(pass)

@@ -21,6 +21,9 @@ var Analyzer = &analysis.Analyzer{
 	URL:      report.URL("retrypost"),
 	Requires: []*analysis.Analyzer{ops.Analyzer},
 	Run:      report.Guard(run),
+	// The package's own type errors are the driver's to report; with
+	// RunDespiteErrors its importers still get this package's facts.
+	RunDespiteErrors: true,
 }
 
 // fix is the advice every finding ends with.
@@ -29,6 +32,9 @@ const fix = "derive the key once from the business operation and send it on ever
 func run(pass *analysis.Pass) (any, error) {
 	res, _ := pass.ResultOf[ops.Analyzer].(*ops.Result)
 	defer res.Release(pass) // its SSA can go once every analyzer using it is done
+	if report.IllTyped(pass) {
+		return nil, nil
+	}
 	r := report.New(pass)
 	if res != nil {
 		for _, fn := range res.Funcs {

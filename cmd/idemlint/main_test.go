@@ -144,16 +144,34 @@ func TestStandaloneAndVet(t *testing.T) {
 	assert.Empty(t, none.stderr)
 }
 
+// internalNames are the names of idemlint's internal analyzers, which no
+// message to a user may carry.
+var internalNames = []string{"idemlintconfig", "idemlintorigin", "idemlintops", "idemlintschema", "failed prerequisites", "analysis skipped"}
+
+func assertNoInternalNames(t *testing.T, output string) {
+	t.Helper()
+	for _, name := range internalNames {
+		assert.NotContains(t, output, name)
+	}
+}
+
+// TestBrokenPackage: a package that does not compile is reported the way
+// go vet reports it, its errors once, and the package importing it keeps
+// its findings standalone (go vet itself does not vet the importers of a
+// package that fails).
 func TestBrokenPackage(t *testing.T) {
 	dir, err := filepath.Abs("testdata/broken")
 	require.NoError(t, err)
 	standalone := run(t, dir, binary, "./...")
-	assert.NotEqual(t, 0, standalone.code)
-	assert.Contains(t, standalone.stderr, "too many return values")
+	assert.Equal(t, 3, standalone.code, "findings win over the failed package, as in multichecker: %s", standalone.stderr)
+	assert.Equal(t, 1, strings.Count(standalone.stderr, "too many return values"), standalone.stderr)
+	assert.Contains(t, standalone.stderr, "api.go:21:26: insert into users after the lookup of users by email found no row")
+	assertNoInternalNames(t, standalone.stderr)
 
 	vet := run(t, dir, "go", "vet", "-vettool="+binary, "./...")
 	assert.NotEqual(t, 0, vet.code)
-	assert.Contains(t, vet.stderr, "too many return values")
+	assert.Equal(t, 1, strings.Count(vet.stderr, "too many return values"), vet.stderr)
+	assertNoInternalNames(t, vet.stderr)
 }
 
 func TestNoPackages(t *testing.T) {
@@ -162,6 +180,14 @@ func TestNoPackages(t *testing.T) {
 	r := run(t, dir, binary, "./...")
 	assert.NotEqual(t, 0, r.code)
 	assert.Contains(t, r.stderr, "matched no packages")
+
+	// A directory with no Go files: go/packages' one line, and nothing
+	// about idemlint's own analyzers.
+	require.NoError(t, os.MkdirAll(filepath.Join(dir, "db"), 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "db", "schema.sql"), []byte("CREATE TABLE t (id int);\n"), 0o644))
+	r = run(t, dir, binary, "./db")
+	assert.Equal(t, 1, r.code, r.stderr)
+	assert.Equal(t, "-: no Go files in "+filepath.Join(dir, "db")+"\n", r.stderr)
 }
 
 func TestBadConfiguration(t *testing.T) {

@@ -35,6 +35,9 @@ var FactsAnalyzer = &analysis.Analyzer{
 	Requires:   []*analysis.Analyzer{config.Analyzer, origin.Analyzer},
 	FactTypes:  []analysis.Fact{new(Summary), new(Summarised)},
 	ResultType: reflect.TypeFor[*Facts](),
+	// A package that does not compile gets no summaries, and its
+	// importers are analysed with what can be known (report.IllTyped).
+	RunDespiteErrors: true,
 }
 
 // Facts is FactsAnalyzer's result: access to the summaries of functions
@@ -63,7 +66,7 @@ func runFacts(pass *analysis.Pass) (any, error) {
 		configured = append(append(configured, cfg.NetworkFuncs...), cfg.RetryFuncs...)
 	}
 	orig := pass.ResultOf[origin.Analyzer].(*origin.Packages)
-	if orig.Std(pass.Pkg.Path()) || knowledge.Covered(pass.Pkg.Path()) || !(needsBodies(pass, configured) || mayRetry(pass)) {
+	if report.IllTyped(pass) || orig.Std(pass.Pkg.Path()) || knowledge.Covered(pass.Pkg.Path()) || !(needsBodies(pass, configured) || mayRetry(pass)) {
 		return facts, nil
 	}
 	funcs := buildSSA(pass)

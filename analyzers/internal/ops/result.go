@@ -21,6 +21,8 @@ var Analyzer = &analysis.Analyzer{
 	Run:        report.Guard(runResult),
 	Requires:   []*analysis.Analyzer{FactsAnalyzer, origin.Analyzer},
 	ResultType: reflect.TypeFor[*Result](),
+	// On a package that does not compile, FactsAnalyzer built nothing.
+	RunDespiteErrors: true,
 }
 
 // Result holds the operations of every source function of a package.

@@ -44,6 +44,9 @@ var Analyzer = &analysis.Analyzer{
 	Run:        run,
 	FactTypes:  []analysis.Fact{new(modules)},
 	ResultType: reflect.TypeFor[*Packages](),
+	// It needs only the package's path and file names, which a package
+	// that does not compile has too.
+	RunDespiteErrors: true,
 }
 
 // Packages is Analyzer's result.

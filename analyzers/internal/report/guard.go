@@ -50,3 +50,12 @@ func reportInternal(pass *analysis.Pass, pos token.Pos, subject string, p any) {
 			pass.Analyzer.Name, subject, p),
 	})
 }
+
+// IllTyped reports whether the package of the pass has type errors of its
+// own. Every idemlint analyzer runs despite errors, so that a package whose
+// dependency does not compile is still analysed with what can be known and
+// the broken package's facts (empty, or its imports' re-exported) reach its
+// importers; on the broken package itself an analyzer reports nothing,
+// since the driver has already printed its errors and findings over
+// ill-typed code would be guesses.
+func IllTyped(pass *analysis.Pass) bool { return len(pass.TypeErrors) > 0 }

@@ -23,6 +23,8 @@ var Analyzer = &analysis.Analyzer{
 	Requires:   []*analysis.Analyzer{config.Analyzer, factsAnalyzer},
 	Run:        report.Guard(run),
 	ResultType: reflect.TypeFor[*Schema](),
+	// It reads files, not the package's code (report.IllTyped).
+	RunDespiteErrors: true,
 }
 
 func run(pass *analysis.Pass) (any, error) {

@@ -28,12 +28,15 @@ import (
 // the facts of its direct imports, and the program using ent imports the
 // generated client, which imports migrate.
 var factsAnalyzer = &analysis.Analyzer{
-	Name:       "idemlintschemafacts",
-	Doc:        "export the tables of ent migrate packages and the GORM models a package and its imports declare, for idemlint's schema layer",
-	Run:        report.Guard(runFacts),
-	Requires:   []*analysis.Analyzer{origin.Analyzer},
-	FactTypes:  []analysis.Fact{new(tablesFact)},
-	ResultType: reflect.TypeFor[*factSet](),
+	Name:     "idemlintschemafacts",
+	Doc:      "export the tables of ent migrate packages and the GORM models a package and its imports declare, for idemlint's schema layer",
+	Run:      report.Guard(runFacts),
+	Requires: []*analysis.Analyzer{origin.Analyzer},
+	// Importers of a package that does not compile still get the tables
+	// of its imports (report.IllTyped).
+	RunDespiteErrors: true,
+	FactTypes:        []analysis.Fact{new(tablesFact)},
+	ResultType:       reflect.TypeFor[*factSet](),
 }
 
 // tablesFact is the package fact. Its slices are sorted, so that the
@@ -189,6 +192,14 @@ func runFacts(pass *analysis.Pass) (any, error) {
 		if f, ok := pf.Fact.(*tablesFact); ok && pf.Package != pass.Pkg {
 			fs.add(f)
 		}
+	}
+	if report.IllTyped(pass) {
+		// Its own declarations are not to be trusted, but its importers
+		// still need what its imports declare.
+		if !fs.empty() {
+			pass.ExportPackageFact(fs.fact())
+		}
+		return fs, nil
 	}
 	own := &tablesFact{Tables: readEnt(pass), SqlcConfigs: readSqlcGenerated(pass)}
 	if !strings.HasPrefix(pass.Pkg.Path(), gormModulePrefix) {

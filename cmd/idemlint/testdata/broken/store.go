@@ -4,7 +4,7 @@ package store
 
 import "database/sql"
 
-func balance(db *sql.DB, id int64) (int64, error) {
+func Balance(db *sql.DB, id int64) (int64, error) {
 	var cents int64
 	err := db.QueryRow("SELECT balance FROM accounts WHERE id = $1", id).Scan(&cents)
 	return cents, err, nil
