@@ -19,7 +19,12 @@
 package plugin
 
 import (
+	"encoding/json"
+	"errors"
 	"fmt"
+	"maps"
+	"os"
+	"slices"
 	"strings"
 
 	"github.com/golangci/plugin-module-register/register"
@@ -48,9 +53,11 @@ type Settings struct {
 }
 
 // New decodes the settings and returns the plugin. An unknown or ill-typed
-// setting is an error naming it.
+// setting, an unknown analyzer, or a schema file that cannot be read is an
+// error naming it, as the binary's are; golangci-lint stops with it before
+// analysing anything.
 func New(raw any) (register.LinterPlugin, error) {
-	s, err := register.DecodeSettings[Settings](raw)
+	s, err := decode(raw)
 	if err != nil {
 		return nil, fmt.Errorf("%s settings: %v", Name, err)
 	}
@@ -59,10 +66,78 @@ func New(raw any) (register.LinterPlugin, error) {
 			return nil, fmt.Errorf("%s settings: no analyzer %q (known: %s)", Name, name, strings.Join(names(analyzers.All()), ", "))
 		}
 	}
+	config.SetDriverSetting(Name + " setting %s")
 	if err := config.SetDriver(s.Settings); err != nil {
 		return nil, fmt.Errorf("%s settings: %v", Name, err)
 	}
+	// golangci-lint runs in the module it lints: its configuration files,
+	// and the schema files the settings name, are checked once here.
+	if wd, err := os.Getwd(); err == nil {
+		if err := config.ValidateTree(wd); err != nil {
+			return nil, fmt.Errorf("bad %s configuration: %v", Name, err)
+		}
+	}
 	return &plugin{selected: analyzers.Select(s.Enable, s.Disable)}, nil
+}
+
+// decode reads the settings golangci-lint decoded from .golangci.yml, by
+// the names users write: an error names the setting, never a Go type.
+func decode(raw any) (Settings, error) {
+	var s Settings
+	if raw == nil {
+		return s, nil
+	}
+	// Whatever map type golangci-lint hands over, its JSON is the
+	// settings' plain values.
+	data, err := json.Marshal(raw)
+	if err != nil {
+		return s, err
+	}
+	var m map[string]any
+	if err := json.Unmarshal(data, &m); err != nil {
+		return s, errors.New("want a mapping of settings (version-column: rev)")
+	}
+	for _, name := range slices.Sorted(maps.Keys(m)) {
+		switch name {
+		case "enable", "disable":
+			names, err := analyzerNames(m[name])
+			if err != nil {
+				return s, fmt.Errorf("%s: %v", name, err)
+			}
+			if name == "enable" {
+				s.Enable = names
+			} else {
+				s.Disable = names
+			}
+		default:
+			if err := s.Settings.Set(name, m[name]); err != nil {
+				if !slices.Contains(config.Names(), name) {
+					return s, fmt.Errorf("unknown setting %s (known: enable, disable, %s)", name, strings.Join(config.Names(), ", "))
+				}
+				return s, err
+			}
+		}
+	}
+	return s, nil
+}
+
+func analyzerNames(v any) ([]string, error) {
+	list, ok := v.([]any)
+	if !ok {
+		if str, ok := v.(string); ok {
+			return []string{str}, nil
+		}
+		return nil, errors.New("want a list of analyzer names")
+	}
+	var out []string
+	for _, item := range list {
+		str, ok := item.(string)
+		if !ok {
+			return nil, errors.New("want a list of analyzer names")
+		}
+		out = append(out, str)
+	}
+	return out, nil
 }
 
 type plugin struct {

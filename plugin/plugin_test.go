@@ -64,13 +64,18 @@ func TestBadSettingsNameTheSetting(t *testing.T) {
 		settings map[string]any
 		want     string
 	}{
-		{map[string]any{"version-colum": "rev"}, `unknown field "version-colum"`},
-		{map[string]any{"version-column": 3}, "version-column"},
+		{map[string]any{"version-colum": "rev"}, "unknown setting version-colum (known: enable, disable, schema, version-column"},
+		{map[string]any{"version-column": 3}, "idemlint settings: version-column: want a string, got a number"},
+		{map[string]any{"version-column": []any{"rev"}}, "version-column: want a string, got a list"},
+		{map[string]any{"schema": []any{"db/missing.sql"}}, "idemlint setting schema: "},
+		{map[string]any{"enable": 3}, "enable: want a list of analyzer names"},
 		{map[string]any{"version-column": "1rev"}, `version-column: "1rev" is not a SQL column name`},
 		{map[string]any{"disable": []any{"nosuch"}}, `no analyzer "nosuch"`},
 	} {
 		_, err := build(t, tc.settings)
 		require.Error(t, err, tc.settings)
 		assert.Contains(t, err.Error(), tc.want)
+		assert.NotContains(t, err.Error(), "config.Settings", "no Go struct names")
+		assert.NotContains(t, err.Error(), "plugin.Settings", "no Go struct names")
 	}
 }

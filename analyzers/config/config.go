@@ -137,7 +137,7 @@ func (s *Settings) Validate() error {
 		{"idempotent-funcs", validateEach(s.IdempotentFuncs, validateFuncName)},
 	} {
 		if check.err != nil {
-			return fmt.Errorf("%s: %w", check.name, check.err)
+			return &Error{Setting: check.name, Err: check.err}
 		}
 	}
 	return nil

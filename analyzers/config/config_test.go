@@ -112,8 +112,15 @@ func TestFileErrorsNameTheSetting(t *testing.T) {
 		{"idempotency-headers: [\"Idem Key\"]\n", `idempotency-headers: "Idem Key" is not an HTTP header name`},
 		{"network-funcs: [Send]\n", `network-funcs: "Send" is not a function name`},
 		{"retry-funcs: [\"(example.com/m.T.Do\"]\n", `retry-funcs: "(example.com/m.T.Do" is not a function name`},
-		{"schema: db/schema.sql\n", "cannot unmarshal"},
 		{"schema: [\"\"]\n", "schema: empty file name"},
+		// Type errors name the setting and the line, never a Go type.
+		{"version-column: [rev, v]\n", ".idemlint.yml:1: version-column: want a string, got a list"},
+		{"# settings\nschema: {a: b}\n", ".idemlint.yml:2: schema: want a list of strings, got a mapping"},
+		{"network-funcs: [example.com/m.Send, 3]\n", "network-funcs: want a list of strings, but item 2 is a number"},
+		{"version-column: rev\nversion-colum: rev\n", ".idemlint.yml:2: unknown setting version-colum (known: schema, version-column"},
+		{"version-column: a\nversion-column: b\n", ".idemlint.yml:2: version-column: set twice (first on line 1)"},
+		{"- schema\n", ".idemlint.yml:1: want a mapping of settings"},
+		{"version-column: [\n", ".idemlint.yml:"},
 	} {
 		dir := module(t, map[string]string{"go.mod": "module example.com/m\n", ".idemlint.yml": tc.yml})
 		_, err := For(dir)
@@ -127,8 +134,32 @@ func TestMissingSchemaFileNamed(t *testing.T) {
 	dir := module(t, map[string]string{"go.mod": "module example.com/m\n", ".idemlint.yml": "schema: [db/missing.sql]\n"})
 	err := Validate(dir)
 	require.Error(t, err)
-	assert.Contains(t, err.Error(), "schema: "+filepath.Join(dir, "db/missing.sql"))
-	assert.Contains(t, err.Error(), ".idemlint.yml")
+	assert.Equal(t, filepath.Join(dir, ".idemlint.yml")+":1: schema: "+filepath.Join(dir, "db/missing.sql")+": no such file or directory (schema files are named relative to the module root)", err.Error())
+
+	// Named by the driver, the error names the flag.
+	withDriver(t, Settings{Schema: []string{"db/other.sql"}})
+	err = Validate(dir)
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "flag -schema: "+filepath.Join(dir, "db/other.sql")+": no such file")
+}
+
+// TestValidateTree: a bad configuration file below the directory is found
+// before any package is analysed; one in a nested module or under
+// testdata is not ./...'s.
+func TestValidateTree(t *testing.T) {
+	dir := module(t, map[string]string{
+		"go.mod":                   "module example.com/m\n",
+		"svc/a.go":                 "package svc\n",
+		"testdata/x/.idemlint.yml": "bad: 1\n",
+		"nested/go.mod":            "module example.com/n\n",
+		"nested/.idemlint.yml":     "bad: 1\n",
+		"svc/deep/.idemlint.yml":   "version-column: rev\n",
+	})
+	require.NoError(t, ValidateTree(dir))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "svc", ".idemlint.yml"), []byte("schema: [db/missing.sql]\n"), 0o644))
+	err := ValidateTree(dir)
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), filepath.Join(dir, "svc", ".idemlint.yml")+":1: schema: ")
 }
 
 func TestFileChangeIsSeen(t *testing.T) {

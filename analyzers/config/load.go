@@ -1,16 +1,13 @@
 package config
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
-	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 	"sync"
-
-	"gopkg.in/yaml.v3"
 )
 
 // driverSettings are the values the driver set: the binary's flags or the
@@ -49,11 +46,11 @@ func For(dir string) (*Config, error) {
 	}
 	var fromFile Settings
 	if file != "" {
-		s, err := readFile(file)
+		c, err := readFile(file)
 		if err != nil {
 			return nil, err
 		}
-		fromFile = s
+		fromFile = c.settings
 	}
 	return resolve(root, file, fromFile, driver()), nil
 }
@@ -73,8 +70,9 @@ func BuildInputs(dir string) []string {
 }
 
 // Validate reads the configuration for the package in dir and checks that
-// every file it names can be read. Drivers call it once before analysing, so
-// that a bad configuration is one clear error rather than one per package.
+// every file it names can be read. Drivers call it before analysing (with
+// ValidateTree), so that a bad configuration is one clear error rather than
+// one per package. The error is an *Error.
 func Validate(dir string) error {
 	c, err := For(dir)
 	if err != nil {
@@ -82,14 +80,66 @@ func Validate(dir string) error {
 	}
 	for _, f := range c.Schema {
 		if _, err := os.Stat(f); err != nil {
-			where := "the schema flag or setting"
-			if c.File != "" && driver().Schema == nil {
-				where = c.File
+			e := &Error{Setting: DriverSetting("schema"), Err: fmt.Errorf("%s: %v (schema files are named relative to the module root)", f, errors.Unwrap(err))}
+			if driver().Schema == nil && c.File != "" {
+				cf, _ := readFile(c.File)
+				e.File, e.Line, e.Setting = c.File, cf.lines["schema"], "schema"
 			}
-			return fmt.Errorf("schema: %s (named in %s): %v", f, where, errors.Unwrap(err))
+			return e
 		}
 	}
 	return nil
+}
+
+// ValidateTree validates the configuration of every package in dir and
+// below it, as `./...` from dir would find them: dir's own, and each
+// configuration file in the directories below it, up to nested modules.
+func ValidateTree(dir string) error {
+	if err := Validate(dir); err != nil {
+		return err
+	}
+	var found error
+	filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || found != nil {
+			return filepath.SkipDir
+		}
+		if d.IsDir() {
+			name := d.Name()
+			if path != dir && (name == "vendor" || name == "testdata" || strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_")) {
+				return filepath.SkipDir
+			}
+			if path != dir {
+				if _, err := os.Stat(filepath.Join(path, "go.mod")); err == nil {
+					return filepath.SkipDir // another module: ./... does not enter it
+				}
+			}
+			return nil
+		}
+		if (d.Name() == FileName || d.Name() == ".idemlint.yaml") && filepath.Dir(path) != dir {
+			found = Validate(filepath.Dir(path))
+		}
+		return nil
+	})
+	return found
+}
+
+// driverSetting is how errors name a setting of the driver: a flag of the
+// binary unless a plugin says otherwise (SetDriverSetting).
+var driverSetting = "flag -%s"
+
+// DriverSetting returns how errors name the driver's setting name.
+func DriverSetting(name string) string {
+	driverMu.Lock()
+	defer driverMu.Unlock()
+	return fmt.Sprintf(driverSetting, name)
+}
+
+// SetDriverSetting sets how errors name a setting of the driver, as a
+// format for the setting's name ("idemlint setting %s").
+func SetDriverSetting(format string) {
+	driverMu.Lock()
+	driverSetting = format
+	driverMu.Unlock()
 }
 
 // locate returns the module root of dir (the nearest directory at or above
@@ -138,6 +188,7 @@ var (
 type cachedFile struct {
 	stamp    string // size and modification time when read
 	settings Settings
+	lines    map[string]int // the line of each setting
 	err      error
 }
 
@@ -151,62 +202,29 @@ func clearCache() {
 }
 
 // readFile parses and validates a configuration file, once per version of
-// it.
-func readFile(path string) (Settings, error) {
+// it. Its error is an *Error naming the file.
+func readFile(path string) (cachedFile, error) {
 	fi, err := os.Stat(path)
 	if err != nil {
-		return Settings{}, fmt.Errorf("%s: %v", path, err)
+		return cachedFile{}, &Error{File: path, Err: errors.Unwrap(err)}
 	}
 	stamp := fmt.Sprint(fi.Size(), fi.ModTime().UnixNano())
 	filesMu.Lock()
 	defer filesMu.Unlock()
 	if c, ok := filesCache[path]; ok && c.stamp == stamp {
-		return c.settings, c.err
+		return c, c.err
 	}
+	c := cachedFile{stamp: stamp}
 	data, err := os.ReadFile(path)
-	var s Settings
-	if err == nil {
-		s, err = Parse(data)
-	}
 	if err != nil {
-		err = fmt.Errorf("%s: %v", path, err)
+		c.err = &Error{File: path, Err: errors.Unwrap(err)}
+	} else if c.settings, c.lines, err = parse(data); err != nil {
+		ce := err.(*Error)
+		ce.File = path
+		c.err = ce
 	}
-	filesCache[path] = cachedFile{stamp: stamp, settings: s, err: err}
-	return s, err
-}
-
-// Parse decodes and validates the contents of a configuration file. Unknown
-// settings are errors, so that a misspelt one is not silently ignored.
-func Parse(data []byte) (Settings, error) {
-	var s Settings
-	dec := yaml.NewDecoder(bytes.NewReader(data))
-	dec.KnownFields(true)
-	if err := dec.Decode(&s); err != nil && err != io.EOF {
-		return Settings{}, yamlError(err)
-	}
-	if err := s.Validate(); err != nil {
-		return Settings{}, err
-	}
-	return s, nil
-}
-
-// yamlError rewords the decoder's errors so that they name the setting:
-// "line 3: field version-colum not found in type config.Settings" becomes
-// "line 3: unknown setting version-colum".
-func yamlError(err error) error {
-	msg := strings.TrimPrefix(err.Error(), "yaml: ")
-	msg = strings.ReplaceAll(msg, "unmarshal errors:\n  ", "")
-	if before, after, ok := strings.Cut(msg, "field "); ok {
-		if name, _, ok := strings.Cut(after, " not found in type"); ok {
-			msg = before + "unknown setting " + name + " (known: " + strings.Join(Names(), ", ") + ")"
-		}
-	}
-	return errors.New(msg)
-}
-
-// Names lists the settings, in the order of the Settings fields.
-func Names() []string {
-	return []string{"schema", "version-column", "version-field", "idempotency-headers", "network-funcs", "retry-funcs", "idempotent-funcs"}
+	filesCache[path] = c
+	return c, c.err
 }
 
 // absFrom resolves a configured path against the module root, never the

@@ -2,6 +2,7 @@ package main
 
 import (
 	"crypto/sha256"
+	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
@@ -28,8 +29,23 @@ import (
 func Main(all []*analysis.Analyzer) {
 	config.RegisterFlags(flag.CommandLine)
 	args := os.Args[1:]
+	// The configuration is validated before multichecker parses the
+	// command line: apply the configuration flags now.
+	early := flag.NewFlagSet("idemlint", flag.ContinueOnError)
+	early.SetOutput(io.Discard)
+	config.RegisterFlags(early)
+	if err := early.Parse(configFlags(args)); err != nil {
+		fatalf("%v", err)
+	}
 
 	if versionRequested(args) {
+		// go vet asks for the tool ID once, in its working directory,
+		// before it runs the tool on any package: a bad configuration
+		// found here stops it with one error instead of one per package.
+		wd, _ := os.Getwd()
+		if err := config.ValidateTree(wd); err != nil {
+			fatalf("bad configuration: %v", err)
+		}
 		if err := printVersion(os.Stdout); err != nil {
 			fatalf("%v", err)
 		}
@@ -41,9 +57,20 @@ func Main(all []*analysis.Analyzer) {
 	// Standalone-only modes (-sarif, -baseline) are handled here, before
 	// multichecker, when they land.
 
-	if !slices.Contains(args, "-flags") && !slices.Contains(args, "--flags") && !isVetUnit(args) {
+	switch {
+	case slices.Contains(args, "-flags") || slices.Contains(args, "--flags"):
+	case isVetUnit(args):
+		// One package, with go vet's flags (-schema among them, which the
+		// tool ID check above did not see). A dependency analysed only for
+		// its facts (the standard library's among them) prints nothing.
+		if dir, factsOnly := vetUnit(positional(args)[0]); !factsOnly {
+			if err := config.Validate(dir); err != nil {
+				fatalf("bad configuration: %v", err)
+			}
+		}
+	default:
 		wd, _ := os.Getwd()
-		if err := config.Validate(wd); err != nil {
+		if err := config.ValidateTree(wd); err != nil {
 			fatalf("bad configuration: %v", err)
 		}
 		// Standalone: say which schema statements were skipped. As go
@@ -104,6 +131,53 @@ func hashFile(w io.Writer, name string) error {
 func isVetUnit(args []string) bool {
 	rest := positional(args)
 	return len(rest) == 1 && strings.HasSuffix(rest[0], ".cfg")
+}
+
+// configFlags returns the configuration flags among the arguments
+// (-schema=a.sql, -schema a.sql), up to the first argument that is not a
+// flag.
+func configFlags(args []string) []string {
+	var out []string
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--" || !strings.HasPrefix(a, "-") {
+			break
+		}
+		name, _, hasValue := strings.Cut(strings.TrimLeft(a, "-"), "=")
+		if !slices.Contains(config.Names(), name) {
+			continue
+		}
+		out = append(out, a)
+		if !hasValue && i+1 < len(args) {
+			i++
+			out = append(out, args[i])
+		}
+	}
+	return out
+}
+
+// vetUnit reads a go vet *.cfg file: the directory of the package's files
+// ("" if it cannot be read: the analysis then reports that), and whether
+// go vet wants only its facts.
+func vetUnit(cfgFile string) (dir string, factsOnly bool) {
+	data, err := os.ReadFile(cfgFile)
+	if err != nil {
+		return "", false
+	}
+	var cfg struct {
+		GoFiles  []string
+		VetxOnly bool
+	}
+	if json.Unmarshal(data, &cfg) != nil || len(cfg.GoFiles) == 0 {
+		return "", cfg.VetxOnly
+	}
+	// The files are named relative to the directory go vet runs the tool
+	// in, the package's.
+	dir, err = filepath.Abs(filepath.Dir(cfg.GoFiles[0]))
+	if err != nil {
+		return "", cfg.VetxOnly
+	}
+	return dir, cfg.VetxOnly
 }
 
 // positional returns the arguments after the flags, approximately: those

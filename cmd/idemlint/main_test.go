@@ -209,6 +209,45 @@ func TestBadConfiguration(t *testing.T) {
 	assert.Contains(t, r.stderr, "schema: "+filepath.Join(dir, "db/schema.sql"))
 }
 
+// TestBadConfigurationOneError: a bad configuration is one error naming
+// the file, the line and the setting, standalone and under go vet, and no
+// internal analyzer name reaches the user, wherever the file lies below
+// the working directory and whichever way the bad value comes.
+func TestBadConfigurationOneError(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, content string) {
+		t.Helper()
+		require.NoError(t, os.MkdirAll(filepath.Dir(filepath.Join(dir, name)), 0o755))
+		require.NoError(t, os.WriteFile(filepath.Join(dir, name), []byte(content), 0o644))
+	}
+	write("go.mod", "module example.com/m\n\ngo 1.26.0\n")
+	write("a.go", "package m\n")
+	write("svc/svc.go", "package svc\n")
+	write("svc/.idemlint.yml", "# the service's settings\nversion-column: [rev]\n")
+	const want = ".idemlint.yml:2: version-column: want a string, got a list"
+
+	standalone := run(t, dir, binary, "./...")
+	assert.Equal(t, 2, standalone.code, standalone.stderr)
+	assert.Equal(t, "idemlint: bad configuration: "+filepath.Join(dir, "svc", want)+"\n", standalone.stderr)
+
+	vet := run(t, dir, "go", "vet", "-vettool="+binary, "./...")
+	assert.NotEqual(t, 0, vet.code)
+	assert.Equal(t, 1, strings.Count(vet.stderr, want), vet.stderr)
+	assertNoInternalNames(t, vet.stderr)
+
+	// A schema file named by a flag that does not exist: standalone one
+	// error; go vet runs the tool once per package with the flag, and each
+	// says the same, naming the flag.
+	require.NoError(t, os.Remove(filepath.Join(dir, "svc", ".idemlint.yml")))
+	standalone = run(t, dir, binary, "-schema=db/missing.sql", "./...")
+	assert.Equal(t, 2, standalone.code, standalone.stderr)
+	assert.Equal(t, "idemlint: bad configuration: flag -schema: "+filepath.Join(dir, "db", "missing.sql")+": no such file or directory (schema files are named relative to the module root)\n", standalone.stderr)
+	vet = run(t, dir, "go", "vet", "-vettool="+binary, "-schema=db/missing.sql", "./...")
+	assert.NotEqual(t, 0, vet.code)
+	assert.Contains(t, vet.stderr, "idemlint: bad configuration: flag -schema: ")
+	assertNoInternalNames(t, vet.stderr)
+}
+
 // TestVersionHashesConfiguration: go vet caches results under the tool ID
 // -V=full prints, so the ID must change when a configuration or schema file
 // changes.
