@@ -54,12 +54,7 @@ func TestDemo(t *testing.T) {
 	t.Run("dotless module", func(t *testing.T) {
 		mod := filepath.Join(t.TempDir(), "backend")
 		copyDemo(t, dir, mod, "backend")
-		standalone := run(t, mod, binary, "-json", "./...")
-		require.Equal(t, 0, standalone.code, standalone.stderr)
-		assert.Equal(t, got, demoFindings(t, mod, []byte(standalone.stdout)))
-		vet := run(t, mod, "go", "vet", "-vettool="+binary, "-json", "./...")
-		require.Equal(t, 0, vet.code, vet.stderr)
-		assert.Equal(t, got, demoFindings(t, mod, []byte(vet.stderr+vet.stdout)))
+		sameFindings(t, got, mod, mod, "./...")
 	})
 	t.Run("dotless go.work member", func(t *testing.T) {
 		work := t.TempDir()
@@ -70,13 +65,20 @@ func TestDemo(t *testing.T) {
 		require.NoError(t, os.WriteFile(filepath.Join(other, "go.mod"), []byte("module tools\n\ngo 1.26.0\n"), 0o644))
 		require.NoError(t, os.WriteFile(filepath.Join(other, "tools.go"), []byte("package tools\n"), 0o644))
 		require.NoError(t, os.WriteFile(filepath.Join(work, "go.work"), []byte("go 1.26.0\n\nuse (\n\t./services/orders\n\t./tools\n)\n"), 0o644))
-		standalone := run(t, work, binary, "-json", "./services/orders/...")
-		require.Equal(t, 0, standalone.code, standalone.stderr)
-		assert.Equal(t, got, demoFindings(t, mod, []byte(standalone.stdout)))
-		vet := run(t, mod, "go", "vet", "-vettool="+binary, "-json", "./...")
-		require.Equal(t, 0, vet.code, vet.stderr)
-		assert.Equal(t, got, demoFindings(t, mod, []byte(vet.stderr+vet.stdout)))
+		sameFindings(t, got, mod, work, "./services/orders/...")
 	})
+}
+
+// sameFindings runs the binary standalone from dir on pattern, and go vet
+// in the module mod, and expects the findings want of the original demo.
+func sameFindings(t *testing.T, want []demoFinding, mod, dir, pattern string) {
+	t.Helper()
+	standalone := run(t, dir, binary, "-json", pattern)
+	require.Equal(t, 0, standalone.code, standalone.stderr)
+	assert.Equal(t, want, demoFindings(t, mod, []byte(standalone.stdout)))
+	vet := run(t, mod, "go", "vet", "-vettool="+binary, "-json", "./...")
+	require.Equal(t, 0, vet.code, vet.stderr)
+	assert.Equal(t, want, demoFindings(t, mod, []byte(vet.stderr+vet.stdout)))
 }
 
 // copyDemo copies the demo service at src to dst with its module path,
