@@ -83,6 +83,13 @@ type Config struct {
 	NetworkFuncs       []string
 	RetryFuncs         []string
 	IdempotentFuncs    []string
+
+	// Err is the configuration problem of the package, an *Error; the
+	// other fields are then the defaults and the driver's settings, and
+	// nothing is analysed (a wrong setting would make wrong findings).
+	// The drivers stop on it before analysing; where one cannot (gopls),
+	// ignoredirective reports it on the package.
+	Err error
 }
 
 // Inputs returns the files the configuration was read from, which are
@@ -106,10 +113,19 @@ var Analyzer = &analysis.Analyzer{
 	RunDespiteErrors: true,
 }
 
+// run never fails: a failed prerequisite would only say "failed
+// prerequisites: idemlintconfig" to the user of every analyzer; the
+// problem travels in Config.Err instead.
 func run(pass *analysis.Pass) (any, error) {
 	dir := ""
 	if len(pass.Files) > 0 {
 		dir = packageDir(pass.Fset.Position(pass.Files[0].Package).Filename)
+	}
+	if err := Validate(dir); err != nil {
+		root, _ := locate(dir)
+		c := resolve(root, "", Settings{}, driver())
+		c.Err = err
+		return c, nil
 	}
 	return For(dir)
 }

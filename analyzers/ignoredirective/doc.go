@@ -28,6 +28,13 @@
 // suppressed nothing, so stale directives do not pile up. ignoredirective is
 // always on unless turned off by name (-ignoredirective=false).
 //
+// Because it is always on, it also says, at the package clause, when the
+// package's configuration cannot be read (ignoredirective/config): a
+// .idemlint.yml with a bad setting, or a schema file that does not exist.
+// The binary, go vet and golangci-lint stop with that error before they
+// analyse anything; an editor cannot, and shows it here instead, while no
+// other analyzer reports in the package.
+//
 // # Example
 //
 // Reported:

@@ -66,7 +66,7 @@ func runFacts(pass *analysis.Pass) (any, error) {
 		configured = append(append(configured, cfg.NetworkFuncs...), cfg.RetryFuncs...)
 	}
 	orig := pass.ResultOf[origin.Analyzer].(*origin.Packages)
-	if report.IllTyped(pass) || orig.Std(pass.Pkg.Path()) || knowledge.Covered(pass.Pkg.Path()) || !(needsBodies(pass, configured) || mayRetry(pass)) {
+	if report.IllTyped(pass) || (cfg != nil && cfg.Err != nil) || orig.Std(pass.Pkg.Path()) || knowledge.Covered(pass.Pkg.Path()) || !(needsBodies(pass, configured) || mayRetry(pass)) {
 		return facts, nil
 	}
 	funcs := buildSSA(pass)

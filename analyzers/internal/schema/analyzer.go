@@ -29,6 +29,9 @@ var Analyzer = &analysis.Analyzer{
 
 func run(pass *analysis.Pass) (any, error) {
 	cfg := pass.ResultOf[config.Analyzer].(*config.Config)
+	if cfg.Err != nil {
+		return newSchema(cfg, nil, nil), nil // nothing is analysed (config.Config.Err)
+	}
 	facts, _ := pass.ResultOf[factsAnalyzer].(*factSet)
 	dir := ""
 	if len(pass.Files) > 0 {
