@@ -10,6 +10,7 @@ import (
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ssa"
 
+	"github.com/idemlint/idemlint/analyzers/internal/dialect"
 	"github.com/idemlint/idemlint/analyzers/internal/knowledge"
 	"github.com/idemlint/idemlint/analyzers/internal/ops"
 	"github.com/idemlint/idemlint/analyzers/internal/report"
@@ -244,17 +245,7 @@ func fix(in *ops.RowOp, key []string, unique schema.Answer) string {
 	if unique == schema.No || unique == schema.Partial {
 		prefix = fmt.Sprintf("add a unique index on %s (%s), then ", in.Table, cols)
 	}
-	switch in.Lib {
-	case "gorm":
-		return prefix + "create with Clauses(clause.OnConflict{DoNothing: true}) and read the row when RowsAffected is 0, or catch gorm.ErrDuplicatedKey and re-read"
-	case "bun":
-		return prefix + fmt.Sprintf("insert with On(\"CONFLICT (%s) DO NOTHING\") and read the row when nothing was inserted, or catch the unique violation and re-read", cols)
-	case "ent":
-		return prefix + "create with OnConflictColumns(...).DoNothing(), or catch ent.IsConstraintError and re-read"
-	case "sqlc":
-		return prefix + fmt.Sprintf("add ON CONFLICT (%s) DO NOTHING to the query and read the row when it returns none, or catch the unique violation and re-read", cols)
-	}
-	return prefix + fmt.Sprintf("insert with ON CONFLICT (%s) DO NOTHING and read the row when nothing was inserted, or catch the unique violation and re-read", cols)
+	return prefix + dialect.For(in.Lib).ClaimInsert(cols)
 }
 
 // checkFirstOrCreate reports a GORM FirstOrCreate whose error is not
@@ -279,11 +270,9 @@ func checkFirstOrCreate(r *report.Reporter, res *ops.Result, sch *schema.Schema,
 		}
 	}
 	r.Report(report.Finding{
-		Pos:  op.Pos(),
-		Rule: "firstorcreate",
-		Message: fmt.Sprintf("gorm FirstOrCreate%s looks the row up and inserts it in two statements: two concurrent callers both find nothing and both insert, "+
-			"and with a unique key the second gets an error instead of the row; catch gorm.ErrDuplicatedKey (TranslateError) and read the row again, "+
-			"or create with Clauses(clause.OnConflict{DoNothing: true}) and then read it", table),
+		Pos:     op.Pos(),
+		Rule:    "firstorcreate",
+		Message: dialect.For(op.Lib).LookupOrInsert(table),
 	})
 }
 

@@ -3,8 +3,6 @@ package lostupdate
 import (
 	_ "embed"
 	"fmt"
-	"go/ast"
-	"go/format"
 	"go/token"
 	"go/types"
 	"strings"
@@ -13,6 +11,7 @@ import (
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/idemlint/idemlint/analyzers/config"
+	"github.com/idemlint/idemlint/analyzers/internal/dialect"
 	"github.com/idemlint/idemlint/analyzers/internal/ops"
 	"github.com/idemlint/idemlint/analyzers/internal/report"
 	"github.com/idemlint/idemlint/analyzers/internal/schema"
@@ -269,99 +268,24 @@ func message(sch *schema.Schema, rd *ops.ColumnRead, w *ops.ColumnWrite, col str
 
 // fix gives the library's atomic form, or a row lock.
 func fix(w *ops.ColumnWrite, col string) string {
+	d := dialect.For(w.Lib)
 	// The SQL form of the computation: col + ?, col - ?, col * ?, or,
 	// when the value is not one operation on the old value, a generic
 	// "compute it in the UPDATE".
-	expr := ""
 	if bin, ok := w.Value.(*ssa.BinOp); ok {
 		switch bin.Op {
 		case token.ADD, token.SUB, token.MUL, token.QUO:
-			expr = fmt.Sprintf("%s %s ?", col, bin.Op)
+			return d.AtomicUpdate(w, col, fmt.Sprintf("%s %s ?", col, bin.Op)) + ", or " + d.LockRead
 		}
 	}
-	lock := map[string]string{
-		"gorm": "read the row with clause.Locking{Strength: \"UPDATE\"} in the transaction that writes it",
-		"bun":  "read the row with .For(\"UPDATE\") in the transaction that writes it",
-		"ent":  "read the row with ForUpdate() in the transaction that writes it",
-		"sqlc": "read the row with a query ending FOR UPDATE, through Queries.WithTx(tx), in the transaction that writes it",
-		"":     "read the row with SELECT ... FOR UPDATE in the transaction that writes it",
-	}
-	lib := w.Lib
-	if _, ok := lock[lib]; !ok {
-		lib = ""
-	}
-	if expr == "" {
-		return fmt.Sprintf("compute %s from its current value in the UPDATE itself, or %s", col, lock[lib])
-	}
-	switch lib {
-	case "gorm":
-		if w.Model != nil && w.ModelAddr == nil {
-			// The generics API: gorm.G[T](db).Where(...).Update(ctx, ...).
-			return fmt.Sprintf("update it in SQL with Update(ctx, %q, gorm.Expr(%q, delta)), or %s", col, expr, lock[lib])
-		}
-		return fmt.Sprintf("update it in SQL with UpdateColumn(%q, gorm.Expr(%q, delta)), or %s", col, expr, lock[lib])
-	case "bun":
-		return fmt.Sprintf("update it in SQL with .Set(%q, delta), or %s", col+" = "+expr, lock[lib])
-	case "ent":
-		return "update it with the AddX(delta) setter of the column, or " + lock[lib]
-	case "sqlc":
-		return fmt.Sprintf("update it in SQL with a query of its own (SET %s = %s), or %s", col, strings.Replace(expr, "?", "$1", 1), lock[lib])
-	}
-	return fmt.Sprintf("update it in SQL (SET %s = %s), or %s", col, strings.Replace(expr, "?", "$1", 1), lock[lib])
+	return fmt.Sprintf("compute %s from its current value in the UPDATE itself, or %s", col, d.LockRead)
 }
 
-// fixes offers, for GORM Update("c", m.F+d) or UpdateColumn, where
-// m.F is exactly the old value of c, the atomic form gorm.Expr("c + ?", d).
+// fixes offers the library's atomic form as a suggested fix, where it has
+// one that can be written mechanically.
 func fixes(pass *analysis.Pass, w *ops.ColumnWrite, col string, load *ssa.UnOp) []analysis.SuggestedFix {
-	if w.Lib != "gorm" || w.Delta == nil || w.Column == "" {
-		return nil
+	if d := dialect.For(w.Lib); d.AtomicFix != nil {
+		return d.AtomicFix(pass, w, col, load)
 	}
-	bin, ok := w.Value.(*ssa.BinOp)
-	if !ok || bin.X != ssa.Value(load) {
-		return nil
-	}
-	var file *ast.File
-	for _, f := range pass.Files {
-		if f.FileStart <= w.Instr.Pos() && w.Instr.Pos() < f.FileEnd {
-			file = f
-		}
-	}
-	if file == nil {
-		return nil
-	}
-	gormName := ""
-	for _, imp := range file.Imports {
-		if imp.Path.Value == `"gorm.io/gorm"` {
-			gormName = "gorm"
-			if imp.Name != nil {
-				gormName = imp.Name.Name
-			}
-		}
-	}
-	if gormName == "" || gormName == "_" || gormName == "." {
-		return nil
-	}
-	var call *ast.CallExpr
-	ast.Inspect(file, func(n ast.Node) bool {
-		if c, ok := n.(*ast.CallExpr); ok && c.Lparen == w.Instr.Pos() {
-			call = c
-		}
-		return call == nil
-	})
-	if call == nil || len(call.Args) != 2 {
-		return nil
-	}
-	expr, ok := ast.Unparen(call.Args[1]).(*ast.BinaryExpr)
-	if !ok || (expr.Op != token.ADD && expr.Op != token.SUB) {
-		return nil
-	}
-	var delta strings.Builder
-	if err := format.Node(&delta, pass.Fset, expr.Y); err != nil {
-		return nil
-	}
-	text := fmt.Sprintf("%s.Expr(%q, %s)", gormName, col+" "+expr.Op.String()+" ?", delta.String())
-	return []analysis.SuggestedFix{{
-		Message:   "update " + col + " atomically with " + gormName + ".Expr",
-		TextEdits: []analysis.TextEdit{{Pos: call.Args[1].Pos(), End: call.Args[1].End(), NewText: []byte(text)}},
-	}}
+	return nil
 }

@@ -4,13 +4,13 @@ import (
 	_ "embed"
 	"fmt"
 	"go/token"
-	"go/types"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/idemlint/idemlint/analyzers/config"
+	"github.com/idemlint/idemlint/analyzers/internal/dialect"
 	"github.com/idemlint/idemlint/analyzers/internal/ops"
 	"github.com/idemlint/idemlint/analyzers/internal/report"
 	"github.com/idemlint/idemlint/analyzers/internal/schema"
@@ -153,23 +153,20 @@ func check(r *report.Reporter, res *ops.Result, w *write) {
 // and when the model's version is zero.
 func checkPlugin(r *report.Reporter, w *write) {
 	u, v := w.u, w.version
-	if u.Lib != "gorm" || u.Method == "Save" || !u.WritesValue(v.Column) || compares(w) {
+	d := dialect.For(u.Lib)
+	if d.PluginBypass == nil || !u.WritesValue(v.Column) || compares(w) {
 		return
 	}
-	var why string
-	switch {
-	case u.Unscoped:
-		why = "Unscoped() turns the plugin off for this statement"
-	case u.ZeroModel && !containsFold(u.ModelFields, v.Field):
-		why = fmt.Sprintf("Model is given a fresh %s whose %s is zero, and the plugin adds no version predicate for a zero version", typeName(u.Model), v.Field)
+	plugin, why, fix := d.PluginBypass(u, v.Column, v.Field)
+	if plugin == "" {
+		return // not a statement the plugin versions
 	}
 	if why != "" {
 		r.Report(report.Finding{
 			Pos:  u.Pos(),
 			Rule: "bypass",
-			Message: fmt.Sprintf("%s bypasses the optimisticlock plugin of %s.%s: %s, so a concurrent edit is silently overwritten; "+
-				"load the row first (First(&m)) and update that model, or add Where(%q, m.%s) and treat RowsAffected == 0 as a conflict",
-				w.desc, typeName(u.Model), v.Field, why, v.Column+" = ?", v.Field),
+			Message: fmt.Sprintf("%s bypasses %s of %s.%s: %s, so a concurrent edit is silently overwritten; %s",
+				w.desc, plugin, u.ModelName(), v.Field, why, fix),
 		})
 		return
 	}
@@ -182,16 +179,6 @@ func checkPlugin(r *report.Reporter, w *write) {
 	}
 }
 
-func typeName(t types.Type) string {
-	if n, ok := types.Unalias(t).(*types.Named); ok {
-		return n.Obj().Name()
-	}
-	if t == nil {
-		return "?"
-	}
-	return t.String()
-}
-
 // why says what makes the table versioned.
 func why(w *write) string {
 	v := w.version
@@ -199,7 +186,7 @@ func why(w *write) string {
 	case schema.VersionPlugin, schema.VersionField:
 		holder := v.Field
 		if w.u.Model != nil {
-			holder = typeName(w.u.Model) + "." + v.Field
+			holder = w.u.ModelName() + "." + v.Field
 		} else {
 			// SQL text updating a table a GORM model with a version
 			// field maps.
@@ -229,33 +216,15 @@ func predicateMessage(w *write) string {
 }
 
 func predicateFix(w *write, col string) string {
-	switch w.u.Lib {
-	case "gorm":
-		return fmt.Sprintf("add Where(%q, m.%s), bump it with gorm.Expr(%q) and treat RowsAffected == 0 as a conflict",
-			col+" = ?", w.version.Field, col+" + 1")
-	case "bun":
-		return fmt.Sprintf("add Where(%q, m.Version), Set(%q) and treat RowsAffected() == 0 as a conflict", col+" = ?", col+" = "+col+" + 1")
-	case "ent":
-		field := strings.ToUpper(col[:1]) + col[1:]
-		return fmt.Sprintf("add Where(%s.%s(v)) and Add%s(1), and treat ent.IsNotFound (or a zero count) as a conflict", w.u.EntPkg, field, field)
-	case "sqlc":
-		return fmt.Sprintf("add AND %s = $n to the query, set %s = %s + 1, declare it :execrows and treat 0 rows as a conflict", col, col, col)
-	}
-	return fmt.Sprintf("add AND %s = ? to the WHERE, set %s = %s + 1 and treat zero affected rows as a conflict", col, col, col)
+	return dialect.For(w.u.Lib).VersionPredicate(w.u, col, w.version.Field)
 }
 
 func uncheckedMessage(w *write) string {
 	u, v := w.u, w.version
-	fix := "check RowsAffected() of its result and treat 0 as a conflict"
-	what := "its affected-row count is never checked"
-	switch {
-	case u.Lib == "gorm":
-		fix = "check RowsAffected of the *gorm.DB it returns and treat 0 as a conflict"
-	case u.Lib == "sqlc" && u.Count == ops.CountUnobservable:
-		what = "the query is declared " + u.SQLCCmd + ", which cannot report how many rows it changed"
-		fix = "declare it :execrows and treat 0 rows as a conflict"
-	case u.Lib == "sqlc" || u.Lib == "ent":
-		fix = "use the count it returns and treat 0 as a conflict"
+	d := dialect.For(u.Lib)
+	what, fix := d.UnobservableCount(u)
+	if what == "" {
+		what, fix = "its affected-row count is never checked", d.CheckCount
 	}
 	return fmt.Sprintf("%s compares %s.%s but %s: when another writer changed the row first nothing is updated and the caller carries on as if it succeeded; %s",
 		w.desc, w.table, v.Column, what, fix)

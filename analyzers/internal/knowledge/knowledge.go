@@ -25,6 +25,8 @@ package knowledge
 import (
 	"fmt"
 	"go/types"
+	"maps"
+	"slices"
 	"strings"
 )
 
@@ -336,6 +338,22 @@ func Rows() []*Call {
 		}
 	}
 	return out
+}
+
+// Packages returns, sorted, the import paths the tables name: the
+// libraries' packages and those of their rows. Nothing outside the tables
+// and the libraries' dialects may spell one (the layering test).
+func Packages() []string {
+	seen := map[string]bool{}
+	for _, lib := range libraries {
+		for _, p := range lib.pkgs {
+			seen[p] = true
+		}
+		for _, c := range lib.calls {
+			seen[c.Func.Pkg] = true
+		}
+	}
+	return slices.Sorted(maps.Keys(seen))
 }
 
 // Covered reports whether the package with this import path is a library

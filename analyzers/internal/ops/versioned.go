@@ -91,6 +91,20 @@ func (u *Update) ComparesColumn(col string) bool { return containsFoldStr(u.Comp
 // BumpsColumn reports whether the SET computes col from its current value.
 func (u *Update) BumpsColumn(col string) bool { return containsFoldStr(u.Bumps, col) }
 
+// ModelSets reports whether the model literal given the update sets field.
+func (u *Update) ModelSets(field string) bool { return containsFoldStr(u.ModelFields, field) }
+
+// ModelName names the model's type for messages ("Workspace").
+func (u *Update) ModelName() string {
+	if n, ok := types.Unalias(u.Model).(*types.Named); ok {
+		return n.Obj().Name()
+	}
+	if u.Model == nil {
+		return "?"
+	}
+	return u.Model.String()
+}
+
 // WritesValue reports whether the update sets some column other than
 // skip to a value computed in Go (or an unknown set of columns): an
 // overwrite rather than only atomic changes.

@@ -1,0 +1,24 @@
+package dialect
+
+import (
+	"fmt"
+
+	"github.com/idemlint/idemlint/analyzers/internal/ops"
+)
+
+// bunDialect is uptrace/bun's query builders.
+var bunDialect = &Dialect{
+	Lib: "bun",
+	ClaimInsert: func(cols string) string {
+		return fmt.Sprintf("insert with On(\"CONFLICT (%s) DO NOTHING\") and read the row when nothing was inserted, or catch the unique violation and re-read", cols)
+	},
+	LockRead: "read the row with .For(\"UPDATE\") in the transaction that writes it",
+	AtomicUpdate: func(_ *ops.ColumnWrite, col, expr string) string {
+		return fmt.Sprintf("update it in SQL with .Set(%q, delta)", col+" = "+expr)
+	},
+	VersionPredicate: func(_ *ops.Update, col, _ string) string {
+		return fmt.Sprintf("add Where(%q, m.Version), Set(%q) and treat RowsAffected() == 0 as a conflict", col+" = ?", col+" = "+col+" + 1")
+	},
+	CheckCount:        "check RowsAffected() of its result and treat 0 as a conflict",
+	UnobservableCount: func(*ops.Update) (string, string) { return "", "" },
+}

@@ -1,0 +1,87 @@
+// Package dialect holds, for each database library idemlint supports, what
+// the analyzers say in that library's own API: the fix for each hazard,
+// the rule of a library plugin that adds predicates by itself, and the
+// mechanical rewrites offered as suggested fixes. The analyzers ask the
+// dialect of an operation's library (For(op.Lib)) and hold no switch on
+// libraries themselves, so adding a library is its knowledge rows, its
+// dialect and its fixtures.
+//
+// A dialect is registered in one list (all, below); a library the list
+// does not name speaks plain SQL.
+package dialect
+
+import (
+	"fmt"
+	"strings"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/idemlint/idemlint/analyzers/internal/ops"
+)
+
+// A Dialect is one library's wording. Every field is set; plain SQL's
+// (sqlDialect) is the model the others follow.
+type Dialect struct {
+	// Lib is the library family ops records on the operations of the
+	// library's calls (RowOp.Lib, Update.Lib, ColumnWrite.Lib).
+	Lib string
+
+	// ClaimInsert is checkinsert's fix for an insert raced by its lookup:
+	// how to insert so that the unique key on cols ("user_id, title")
+	// decides, and what to do when it does.
+	ClaimInsert func(cols string) string
+
+	// LockRead is lostupdate's other fix: how to read the row under a
+	// lock in the transaction that writes it.
+	LockRead string
+	// AtomicUpdate is lostupdate's fix when the value written is one
+	// operation on the old one: expr is its SQL form ("balance - ?").
+	AtomicUpdate func(w *ops.ColumnWrite, col, expr string) string
+	// AtomicFix rewrites such a write into the atomic form, when the
+	// library has one that can be written mechanically; nil otherwise.
+	AtomicFix func(pass *analysis.Pass, w *ops.ColumnWrite, col string, load *ssa.UnOp) []analysis.SuggestedFix
+
+	// VersionPredicate is noversion's fix for an UPDATE of a versioned row
+	// without the version in its WHERE: col is the version column, field
+	// its Go field (when a model has one).
+	VersionPredicate func(u *ops.Update, col, field string) string
+	// CheckCount is noversion's fix for a version compared but an
+	// affected-row count never looked at.
+	CheckCount string
+	// UnobservableCount says, for an update declared so that it cannot
+	// report its count (sqlc :exec), what is wrong and the fix; "" when
+	// the library has no such declaration.
+	UnobservableCount func(u *ops.Update) (what, fix string)
+	// PluginBypass says, for an update of a model whose version field
+	// (column col) a plugin of the library compares by itself (GORM's
+	// optimisticlock), which plugin it is ("" when the statement is not
+	// one the plugin versions), why this update escapes it and the fix
+	// (why is "" when it does not). nil when the library has no such
+	// plugin.
+	PluginBypass func(u *ops.Update, col, field string) (plugin, why, fix string)
+
+	// LookupOrInsert is checkinsert's message for the library's own
+	// lookup-or-insert call (GORM FirstOrCreate), on table (" on users"
+	// or ""); nil when it has none.
+	LookupOrInsert func(table string) string
+}
+
+// all lists the dialects; For falls back to plain SQL.
+var all = []*Dialect{sqlDialect, sqlcDialect, gormDialect, bunDialect, entDialect}
+
+// For returns the dialect of a library family.
+func For(lib string) *Dialect {
+	for _, d := range all {
+		if d.Lib == lib {
+			return d
+		}
+	}
+	return sqlDialect
+}
+
+// sqlAtomic is the atomic form in plain SQL, with the first placeholder
+// written $1.
+func sqlAtomic(col, expr string) string {
+	return fmt.Sprintf("SET %s = %s", col, strings.Replace(expr, "?", "$1", 1))
+}

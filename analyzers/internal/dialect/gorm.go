@@ -1,0 +1,124 @@
+package dialect
+
+import (
+	"fmt"
+	"go/ast"
+	"go/format"
+	"go/token"
+	"strconv"
+	"strings"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/idemlint/idemlint/analyzers/internal/ops"
+)
+
+// gormPath is GORM v2's import path, which the fixes' import lookup needs.
+const gormPath = "gorm.io/gorm"
+
+// gormDialect is GORM v2 (gorm.io/gorm), its chained and generics APIs,
+// and its optimisticlock plugin.
+var gormDialect = &Dialect{
+	Lib: "gorm",
+	ClaimInsert: func(string) string {
+		return "create with Clauses(clause.OnConflict{DoNothing: true}) and read the row when RowsAffected is 0, or catch gorm.ErrDuplicatedKey and re-read"
+	},
+	LockRead: "read the row with clause.Locking{Strength: \"UPDATE\"} in the transaction that writes it",
+	AtomicUpdate: func(w *ops.ColumnWrite, col, expr string) string {
+		if w.Model != nil && w.ModelAddr == nil {
+			// The generics API: gorm.G[T](db).Where(...).Update(ctx, ...).
+			return fmt.Sprintf("update it in SQL with Update(ctx, %q, gorm.Expr(%q, delta))", col, expr)
+		}
+		return fmt.Sprintf("update it in SQL with UpdateColumn(%q, gorm.Expr(%q, delta))", col, expr)
+	},
+	AtomicFix: gormAtomicFix,
+	VersionPredicate: func(_ *ops.Update, col, field string) string {
+		return fmt.Sprintf("add Where(%q, m.%s), bump it with gorm.Expr(%q) and treat RowsAffected == 0 as a conflict", col+" = ?", field, col+" + 1")
+	},
+	CheckCount:        "check RowsAffected of the *gorm.DB it returns and treat 0 as a conflict",
+	UnobservableCount: func(*ops.Update) (string, string) { return "", "" },
+	PluginBypass:      gormPluginBypass,
+	LookupOrInsert: func(table string) string {
+		return fmt.Sprintf("gorm FirstOrCreate%s looks the row up and inserts it in two statements: two concurrent callers both find nothing and both insert, "+
+			"and with a unique key the second gets an error instead of the row; catch gorm.ErrDuplicatedKey (TranslateError) and read the row again, "+
+			"or create with Clauses(clause.OnConflict{DoNothing: true}) and then read it", table)
+	},
+}
+
+// gormPluginBypass says why an update of a model with an
+// optimisticlock.Version field escapes the plugin, which adds the version
+// predicate by itself except under Unscoped and when the model's version
+// is zero; Save writes the whole model, version included, and is the
+// plugin's own path.
+func gormPluginBypass(u *ops.Update, col, field string) (plugin, why, fix string) {
+	if u.Method == "Save" {
+		return "", "", ""
+	}
+	plugin = "the optimisticlock plugin"
+	switch {
+	case u.Unscoped:
+		why = "Unscoped() turns the plugin off for this statement"
+	case u.ZeroModel && !u.ModelSets(field):
+		why = fmt.Sprintf("Model is given a fresh %s whose %s is zero, and the plugin adds no version predicate for a zero version", u.ModelName(), field)
+	default:
+		return plugin, "", ""
+	}
+	return plugin, why, fmt.Sprintf("load the row first (First(&m)) and update that model, or add Where(%q, m.%s) and treat RowsAffected == 0 as a conflict", col+" = ?", field)
+}
+
+// gormAtomicFix offers, for GORM Update("c", m.F+d) or UpdateColumn, where
+// m.F is exactly the old value of c, the atomic form gorm.Expr("c + ?", d).
+func gormAtomicFix(pass *analysis.Pass, w *ops.ColumnWrite, col string, load *ssa.UnOp) []analysis.SuggestedFix {
+	if w.Delta == nil || w.Column == "" {
+		return nil
+	}
+	bin, ok := w.Value.(*ssa.BinOp)
+	if !ok || bin.X != ssa.Value(load) {
+		return nil
+	}
+	var file *ast.File
+	for _, f := range pass.Files {
+		if f.FileStart <= w.Instr.Pos() && w.Instr.Pos() < f.FileEnd {
+			file = f
+		}
+	}
+	if file == nil {
+		return nil
+	}
+	gormName := ""
+	for _, imp := range file.Imports {
+		if imp.Path.Value == strconv.Quote(gormPath) {
+			gormName = "gorm"
+			if imp.Name != nil {
+				gormName = imp.Name.Name
+			}
+		}
+	}
+	if gormName == "" || gormName == "_" || gormName == "." {
+		return nil
+	}
+	var call *ast.CallExpr
+	ast.Inspect(file, func(n ast.Node) bool {
+		if c, ok := n.(*ast.CallExpr); ok && c.Lparen == w.Instr.Pos() {
+			call = c
+		}
+		return call == nil
+	})
+	if call == nil || len(call.Args) != 2 {
+		return nil
+	}
+	expr, ok := ast.Unparen(call.Args[1]).(*ast.BinaryExpr)
+	if !ok || (expr.Op != token.ADD && expr.Op != token.SUB) {
+		return nil
+	}
+	var delta strings.Builder
+	if err := format.Node(&delta, pass.Fset, expr.Y); err != nil {
+		return nil
+	}
+	text := fmt.Sprintf("%s.Expr(%q, %s)", gormName, col+" "+expr.Op.String()+" ?", delta.String())
+	return []analysis.SuggestedFix{{
+		Message:   "update " + col + " atomically with " + gormName + ".Expr",
+		TextEdits: []analysis.TextEdit{{Pos: call.Args[1].Pos(), End: call.Args[1].End(), NewText: []byte(text)}},
+	}}
+}
