@@ -6,6 +6,8 @@ import (
 
 	"golang.org/x/tools/go/analysis"
 
+	// The libraries' hooks, registered with ops (dialect.Dialect.Ops).
+	_ "github.com/idemlint/idemlint/analyzers/internal/dialect"
 	"github.com/idemlint/idemlint/analyzers/internal/ops"
 	"github.com/idemlint/idemlint/analyzers/internal/report"
 )

@@ -21,4 +21,14 @@ var bunDialect = &Dialect{
 	},
 	CheckCount:        "check RowsAffected() of its result and treat 0 as a conflict",
 	UnobservableCount: func(*ops.Update) (string, string) { return "", "" },
+	Ops: &ops.Library{
+		Name:         "bun",
+		Pkg:          bunPkg,
+		Row:          bunRow,
+		Read:         bunRead,
+		Writes:       bunWrites,
+		Update:       bunUpdate,
+		WholeModel:   bunWholeModel,
+		ModelColumns: bunModelColumn,
+	},
 }

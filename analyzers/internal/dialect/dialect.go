@@ -6,8 +6,11 @@
 // libraries themselves, so adding a library is its knowledge rows, its
 // dialect and its fixtures.
 //
-// A dialect is registered in one list (all, below); a library the list
-// does not name speaks plain SQL.
+// A dialect also carries how its library's calls become operations
+// (Dialect.Ops), which it registers with the ops layer when the program
+// starts: every analyzer imports this package, directly or for that
+// registration alone. A dialect is registered in one list (all, below); a
+// library the list does not name speaks plain SQL.
 package dialect
 
 import (
@@ -61,6 +64,11 @@ type Dialect struct {
 	// plugin.
 	PluginBypass func(u *ops.Update, col, field string) (plugin, why, fix string)
 
+	// Ops is how the library's calls become operations, registered with
+	// the ops layer; nil while the library's hooks still live in ops, or
+	// when its knowledge rows alone describe it.
+	Ops *ops.Library
+
 	// LookupOrInsert is checkinsert's message for the library's own
 	// lookup-or-insert call (GORM FirstOrCreate), on table (" on users"
 	// or ""); nil when it has none.
@@ -69,6 +77,16 @@ type Dialect struct {
 
 // all lists the dialects; For falls back to plain SQL.
 var all = []*Dialect{sqlDialect, sqlcDialect, gormDialect, bunDialect, entDialect}
+
+// The ops layer dispatches each library call to the Library of its
+// package; the dialects are where those come from.
+func init() {
+	for _, d := range all {
+		if d.Ops != nil {
+			ops.RegisterLibrary(d.Ops)
+		}
+	}
+}
 
 // For returns the dialect of a library family.
 func For(lib string) *Dialect {

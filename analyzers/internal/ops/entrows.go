@@ -19,13 +19,13 @@ func entRow(call ssa.CallInstruction, row *knowledge.Call, info *knowledge.EntIn
 		return nil
 	}
 	name := row.Func.Name
-	op := &RowOp{Table: info.Entity.Table, Lib: "ent", lib: true, NilResult: -1}
+	op := &RowOp{Table: info.Entity.Table, Lib: "ent", FromLibrary: true, NilResult: -1}
 	switch {
 	case row.Kind == knowledge.Find && info.Builder == knowledge.EntQuery:
 		switch name {
 		case "Only", "First", "OnlyID", "FirstID":
 		case "Exist", "Count":
-			op.valueResult = true
+			op.CountsFound = true
 		default:
 			return nil
 		}
@@ -163,7 +163,7 @@ func (s entStep) starts() bool {
 // builder method; a chain that begins with something else (a builder
 // kept in a variable) ends with a step that does not start it.
 func entChain(v ssa.Value) (steps []entStep, ok bool) {
-	for i := 0; i < maxTrace; i++ {
+	for i := 0; i < MaxTrace; i++ {
 		c, isCall := knowledge.Unwrap(v).(*ssa.Call)
 		if !isCall {
 			return steps, true

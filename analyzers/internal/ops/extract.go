@@ -238,7 +238,7 @@ func lockOf(stmt *sqltext.Statement) (string, bool) {
 // clause.Locking{...}), bun's For.
 func chainLock(site knowledge.Site) (string, bool) {
 	v := site.Receiver()
-	for i := 0; i < maxTrace && v != nil; i++ {
+	for i := 0; i < MaxTrace && v != nil; i++ {
 		call, ok := knowledge.Unwrap(v).(*ssa.Call)
 		if !ok {
 			return "", false

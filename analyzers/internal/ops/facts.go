@@ -1,6 +1,7 @@
 package ops
 
 import (
+	"errors"
 	"go/ast"
 	"go/token"
 	"go/types"
@@ -58,6 +59,9 @@ type Facts struct {
 }
 
 func runFacts(pass *analysis.Pass) (any, error) {
+	if len(libraries) == 0 {
+		return nil, errors.New("no library is registered with the ops layer: the program must import analyzers/internal/dialect")
+	}
 	facts := &Facts{Imported: importedSummary(pass)}
 	cfg, _ := pass.ResultOf[config.Analyzer].(*config.Config)
 	var networkFuncs, configured []string

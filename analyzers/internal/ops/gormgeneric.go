@@ -73,7 +73,7 @@ func gormGenericUpdates(call *ssa.Call, site knowledge.Site) []*ColumnWrite {
 	}
 	var out []*ColumnWrite
 	for _, a := range literalAllocs(alloc) {
-		for _, st := range fieldStores(call.Parent(), a) {
+		for _, st := range FieldStores(call.Parent(), a) {
 			if f := FieldOf(st.Addr.(*ssa.FieldAddr)); f != nil {
 				out = append(out, &ColumnWrite{Instr: call, Model: model, Field: f.Name(), Value: st.Val,
 					Keys: keys, Handle: Root(site.Receiver()), Lib: "gorm", Desc: calleeName(site)})

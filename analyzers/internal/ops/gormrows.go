@@ -39,7 +39,7 @@ func gormRow(site knowledge.Site) *RowOp {
 	default:
 		return nil
 	}
-	op := &RowOp{Kind: kind, Lib: "gorm", lib: true, NilResult: -1}
+	op := &RowOp{Kind: kind, Lib: "gorm", FromLibrary: true, NilResult: -1}
 	if recv := site.Receiver(); recv != nil {
 		op.Handle = Root(recv)
 	}
@@ -51,7 +51,7 @@ func gormRow(site knowledge.Site) *RowOp {
 			}
 			op.Model = typeArg(site.Receiver())
 		} else if name != "Count" {
-			op.Model = modelType(site.RoleArg(knowledge.Dest))
+			op.Model = ModelType(site.RoleArg(knowledge.Dest))
 		}
 		if i, ok := row.Param(knowledge.Cond); ok {
 			conds, ok := site.Variadic(i)
@@ -61,8 +61,8 @@ func gormRow(site knowledge.Site) *RowOp {
 		}
 	case Insert:
 		model := site.RoleArg(knowledge.Model)
-		op.Model = modelType(model)
-		op.Keys = structKeys(model)
+		op.Model = ModelType(model)
+		op.Keys = StructKeys(model)
 	}
 	if !gormChain(op, site.Receiver()) || op.Model == nil || len(op.Keys) == 0 {
 		return nil
@@ -76,7 +76,7 @@ func gormRow(site knowledge.Site) *RowOp {
 // understood; the operation is reported either way, so a key not
 // understood is only left out.
 func firstOrCreateKeys(op *RowOp, site knowledge.Site) {
-	op.Model = modelType(site.RoleArg(knowledge.Dest))
+	op.Model = ModelType(site.RoleArg(knowledge.Dest))
 	if op.Model == nil {
 		return
 	}
@@ -98,10 +98,10 @@ func gormConds(op *RowOp, conds []ssa.Value) bool {
 		return true
 	}
 	if text, ok := knowledge.ConstString(conds[0]); ok {
-		return fragmentKeys(op, text, conds[1:])
+		return FragmentKeys(op, text, conds[1:])
 	}
 	if len(conds) == 1 {
-		keys := structKeys(conds[0])
+		keys := StructKeys(conds[0])
 		if keys == nil {
 			return false
 		}
@@ -111,8 +111,8 @@ func gormConds(op *RowOp, conds []ssa.Value) bool {
 	return false
 }
 
-// fragmentKeys adds the columns a WHERE fragment pins to bound values.
-func fragmentKeys(op *RowOp, text string, binds []ssa.Value) bool {
+// FragmentKeys adds the columns a WHERE fragment pins to bound values.
+func FragmentKeys(op *RowOp, text string, binds []ssa.Value) bool {
 	cond := sqltext.ParseCondition(text)
 	if cond == nil {
 		return false
@@ -135,7 +135,7 @@ func fragmentKeys(op *RowOp, text string, binds []ssa.Value) bool {
 // idempotent. False on a step that changes what is read in ways not
 // followed (Raw, Joins, Or, Not, Table, Scopes).
 func gormChain(op *RowOp, v ssa.Value) bool {
-	for i := 0; i < maxTrace && v != nil; i++ {
+	for i := 0; i < MaxTrace && v != nil; i++ {
 		call, ok := knowledge.Unwrap(v).(*ssa.Call)
 		if !ok {
 			return true // the handle itself
@@ -154,11 +154,11 @@ func gormChain(op *RowOp, v ssa.Value) bool {
 						return false
 					}
 				}
-				if !fragmentKeys(op, text, binds) {
+				if !FragmentKeys(op, text, binds) {
 					return false
 				}
 			} else {
-				keys := structKeys(cond)
+				keys := StructKeys(cond)
 				if keys == nil {
 					return false
 				}
@@ -166,7 +166,7 @@ func gormChain(op *RowOp, v ssa.Value) bool {
 			}
 		case "Model":
 			if op.Model == nil {
-				op.Model = modelType(step.RoleArg(knowledge.Model))
+				op.Model = ModelType(step.RoleArg(knowledge.Model))
 			}
 		case "Clauses", "G":
 			if j, ok := step.Row.Param(knowledge.Clauses); ok {
@@ -189,9 +189,9 @@ func gormChain(op *RowOp, v ssa.Value) bool {
 	return true
 }
 
-// modelType returns the struct type a GORM model or destination argument
+// ModelType returns the struct type a model or destination argument
 // points to, or nil.
-func modelType(v ssa.Value) types.Type {
+func ModelType(v ssa.Value) types.Type {
 	if v == nil {
 		return nil
 	}
@@ -214,10 +214,10 @@ func modelType(v ssa.Value) types.Type {
 	return t
 }
 
-// structKeys returns the fields a composite literal of a model sets (by
+// StructKeys returns the fields a composite literal of a model sets (by
 // Go field name) with the values stored, or nil when the struct is not a
 // local composite whose stores are visible.
-func structKeys(v ssa.Value) []KeyValue {
+func StructKeys(v ssa.Value) []KeyValue {
 	if v == nil {
 		return nil
 	}

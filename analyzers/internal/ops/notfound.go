@@ -157,7 +157,7 @@ func notFoundTest(op *RowOp, cond ssa.Value, depth int) (int, bool) {
 	if depth > 4 {
 		return 0, false
 	}
-	if op.valueResult && isResult(cond, op, 0) && isBool(cond.Type()) {
+	if op.CountsFound && isResult(cond, op, 0) && isBool(cond.Type()) {
 		return 1, true // if exists { ... }
 	}
 	if op.HasFound && isResult(cond, op, op.FoundResult) {
@@ -174,7 +174,7 @@ func notFoundTest(op *RowOp, cond ssa.Value, depth int) (int, bool) {
 			return 0, false
 		}
 		// A bool destination: if exists { ... }.
-		if x.Op == token.MUL && op.lib && isDestOf(op, x.X) && isBool(x.Type()) {
+		if x.Op == token.MUL && op.FromLibrary && isDestOf(op, x.X) && isBool(x.Type()) {
 			return 1, true
 		}
 	case *ssa.Call:
@@ -185,7 +185,7 @@ func notFoundTest(op *RowOp, cond ssa.Value, depth int) (int, bool) {
 			}
 			return 0, false
 		}
-		if row := errorCheckRow(common); row != nil && row.Meaning == knowledge.NotFound && (op.lib || op.Propagates) {
+		if row := errorCheckRow(common); row != nil && row.Meaning == knowledge.NotFound && (op.FromLibrary || op.Propagates) {
 			if len(common.Args) > 0 && errFrom(common.Args[len(common.Args)-1], op) {
 				return 0, true
 			}
@@ -210,9 +210,9 @@ func notFoundTest(op *RowOp, cond ssa.Value, depth int) (int, bool) {
 				}
 			}
 			// count == 0, count > 0, 0 < count
-			if isConst && c.Value != nil && c.Value.Kind() == constant.Int && constant.Sign(c.Value) == 0 && op.lib {
+			if isConst && c.Value != nil && c.Value.Kind() == constant.Int && constant.Sign(c.Value) == 0 && op.FromLibrary {
 				load, isLoad := v.(*ssa.UnOp)
-				if (isLoad && load.Op == token.MUL && isDestOf(op, load.X)) || (op.valueResult && isResult(v, op, 0)) || rowsAffected(op, v) {
+				if (isLoad && load.Op == token.MUL && isDestOf(op, load.X)) || (op.CountsFound && isResult(v, op, 0)) || rowsAffected(op, v) {
 					switch {
 					case x.Op == token.EQL:
 						return 0, true
@@ -286,7 +286,7 @@ func sentinelMatches(op *RowOp, v ssa.Value) bool {
 	if op.Sentinel != "" && g.Pkg != nil && g.Pkg.Pkg.Path()+"."+g.Name() == op.Sentinel {
 		return true
 	}
-	if op.lib || op.Propagates {
+	if op.FromLibrary || op.Propagates {
 		if obj, ok := g.Object().(*types.Var); ok {
 			if s := knowledge.SentinelOf(obj); s != nil && s.Meaning == knowledge.NotFound {
 				return true
@@ -777,10 +777,10 @@ func foundResult(fn *ssa.Function, op *RowOp) (int, bool) {
 // foundExpr reports whether v is true exactly when op found its row.
 func foundExpr(op *RowOp, v ssa.Value) bool {
 	count := func(x ssa.Value) bool {
-		if load, ok := x.(*ssa.UnOp); ok && load.Op == token.MUL && op.lib && isDestOf(op, load.X) {
+		if load, ok := x.(*ssa.UnOp); ok && load.Op == token.MUL && op.FromLibrary && isDestOf(op, load.X) {
 			return true
 		}
-		return op.valueResult && isResult(x, op, 0)
+		return op.CountsFound && isResult(x, op, 0)
 	}
 	switch x := v.(type) {
 	case *ssa.UnOp:
@@ -804,7 +804,7 @@ func foundExpr(op *RowOp, v ssa.Value) bool {
 // GORM's RowsAffected field, or RowsAffected() of the sql.Result or
 // pgconn.CommandTag it returned.
 func rowsAffected(op *RowOp, v ssa.Value) bool {
-	if !op.lib {
+	if !op.FromLibrary {
 		return false
 	}
 	v = knowledge.Unwrap(v)

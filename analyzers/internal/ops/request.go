@@ -709,7 +709,7 @@ func selects(fa *ssa.FieldAddr, pkg, typ, name string) bool {
 // that embeds it (retryablehttp.Request embeds *http.Request, every stripe
 // params struct stripe.Params).
 func (e *extractor) requestRoot(v ssa.Value) ssa.Value {
-	for i := 0; i < maxTrace && v != nil; i++ {
+	for i := 0; i < MaxTrace && v != nil; i++ {
 		v = Root(v)
 		switch x := v.(type) {
 		case *ssa.UnOp:
@@ -805,7 +805,7 @@ func (e *extractor) clientRoots(v ssa.Value, depth int) []ssa.Value {
 		if fa, ok := load.X.(*ssa.FieldAddr); ok {
 			if f := FieldOf(fa); f != nil {
 				var out []ssa.Value
-				for _, st := range e.fieldStores(f) {
+				for _, st := range e.FieldStores(f) {
 					out = append(out, e.clientRoots(st, depth+1)...)
 				}
 				if len(out) > 0 {
@@ -818,7 +818,7 @@ func (e *extractor) clientRoots(v ssa.Value, depth int) []ssa.Value {
 }
 
 // fieldStores returns the values the package stores in field f.
-func (e *extractor) fieldStores(f *types.Var) []ssa.Value {
+func (e *extractor) FieldStores(f *types.Var) []ssa.Value {
 	rx := e.req()
 	if rx.fields == nil {
 		rx.fields = map[*types.Var][]ssa.Value{}

@@ -1532,7 +1532,7 @@ func (e *extractor) executorRetries(v ssa.Value, depth int) bool {
 	case *ssa.UnOp:
 		if fa, ok := x.X.(*ssa.FieldAddr); ok && x.Op == token.MUL {
 			if f := FieldOf(fa); f != nil {
-				stores := e.fieldStores(f)
+				stores := e.FieldStores(f)
 				for _, st := range stores {
 					if !e.executorRetries(st, depth+1) {
 						return false

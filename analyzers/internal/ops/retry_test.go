@@ -5,6 +5,7 @@ import (
 
 	"golang.org/x/tools/go/analysis/analysistest"
 
+	_ "github.com/idemlint/idemlint/analyzers/internal/dialect" // the libraries' hooks
 	"github.com/idemlint/idemlint/analyzers/internal/ops"
 	"github.com/idemlint/idemlint/analyzers/internal/testutil"
 )

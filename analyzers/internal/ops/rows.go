@@ -123,10 +123,10 @@ type RowOp struct {
 	// returns true in when it found the row (an exists helper).
 	FoundResult int
 	HasFound    bool
-	// lib is set for a library call (its not-found error is the
-	// library's); valueResult for a lookup whose result 0 is the answer
+	// FromLibrary is set for a library call (its not-found error is the
+	// library's); CountsFound for a lookup whose result 0 is the answer
 	// (ent Exist, Count).
-	lib, valueResult bool
+	FromLibrary, CountsFound bool
 	// update marks an UPDATE used as a lookup (RowsAffected == 0, then
 	// insert); it is not summarised for callers.
 	update bool
@@ -337,7 +337,7 @@ func (e *extractor) libraryRow(call ssa.CallInstruction, site knowledge.Site) []
 		if op == nil {
 			return nil
 		}
-		op.Handle, op.Lib, op.lib = h, "sql", true
+		op.Handle, op.Lib, op.FromLibrary = h, "sql", true
 		op.NilResult = -1
 		op.Desc = op.Kind.String() + " of " + op.Table + " (" + calleeName(site) + ")"
 		if op.Kind == Lookup {
@@ -353,15 +353,17 @@ func (e *extractor) libraryRow(call ssa.CallInstruction, site knowledge.Site) []
 		if op := gormRow(site); op != nil {
 			return []*RowOp{op}
 		}
-		if op := bunRow(site); op != nil {
-			return []*RowOp{op}
+		if l := libraryOf(site.Func.Pkg); l != nil && l.Row != nil {
+			if op := l.Row(site); op != nil {
+				return []*RowOp{op}
+			}
 		}
 	case knowledge.FirstOrCreate:
 		var h ssa.Value
 		if recv := site.Receiver(); recv != nil {
 			h = Root(recv)
 		}
-		op := &RowOp{Kind: LookupOrInsert, Lib: "gorm", Handle: h, NilResult: -1, lib: true, Desc: calleeName(site)}
+		op := &RowOp{Kind: LookupOrInsert, Lib: "gorm", Handle: h, NilResult: -1, FromLibrary: true, Desc: calleeName(site)}
 		firstOrCreateKeys(op, site)
 		return []*RowOp{op}
 	}
@@ -488,7 +490,7 @@ func sqlcRow(call ssa.CallInstruction, callee *ssa.Function, q *knowledge.SQLCQu
 	if op == nil {
 		return nil
 	}
-	op.Lib, op.lib, op.NilResult = "sqlc", true, -1
+	op.Lib, op.FromLibrary, op.NilResult = "sqlc", true, -1
 	switch {
 	case q.Handle >= 0 && q.Handle+off < len(args):
 		op.Handle = Root(args[q.Handle+off])
@@ -687,7 +689,7 @@ func (e *extractor) rowSummary(fn *ssa.Function, s *Summary) *Summary {
 			nilRes, sentinel, propagates := -1, "", op.Propagates
 			if !propagates {
 				nilRes, sentinel, propagates = e.lookupResult(fn, op)
-				if propagates && !op.lib && !op.Propagates {
+				if propagates && !op.FromLibrary && !op.Propagates {
 					// The error passed on is a helper's: its sentinel, if any.
 					propagates, sentinel = false, op.Sentinel
 				}
@@ -755,7 +757,7 @@ func (k valKey) String() string { return fmt.Sprintf("%p.%s", k.base, strings.Jo
 // variables stored once, closure bindings and field selections.
 func keyOf(v ssa.Value) valKey {
 	var path []string
-	for i := 0; i < maxTrace && v != nil; i++ {
+	for i := 0; i < MaxTrace && v != nil; i++ {
 		switch x := v.(type) {
 		case *ssa.MakeInterface:
 			v = x.X

@@ -9,9 +9,9 @@ import (
 	"github.com/idemlint/idemlint/analyzers/internal/knowledge"
 )
 
-// maxTrace bounds the walks through SSA values, so that no input makes
+// MaxTrace bounds the walks through SSA values, so that no input makes
 // the analysis slow.
-const maxTrace = 64
+const MaxTrace = 64
 
 // Root returns the value a database handle comes from, looking through
 // conversions, builder chains (GORM's db.Where(...).Clauses(...) is the
@@ -20,7 +20,7 @@ const maxTrace = 64
 // identifies a transaction: a Begin call, a transaction callback's
 // parameter, a parameter of the function.
 func Root(v ssa.Value) ssa.Value {
-	budget := maxTrace
+	budget := MaxTrace
 	return root(v, map[ssa.Value]bool{}, &budget)
 }
 

@@ -169,14 +169,17 @@ func (e *extractor) updateOf(call ssa.CallInstruction) *Update {
 			case site.Row.Func.Pkg == "gorm.io/gorm" && site.Row.Func.Recv == "DB":
 				u.Count = gormCount(call) // db.Exec(sql): RowsAffected of the *gorm.DB
 			default:
-				u.Count = countUse(call)
+				u.Count = CountUseOf(call)
 			}
 			return u
 		case knowledge.Update, knowledge.Save:
 			if u := gormUpdate(call, site); u != nil {
 				return u
 			}
-			return bunUpdate(call, site)
+			if l := libraryOf(site.Func.Pkg); l != nil && l.Update != nil {
+				return l.Update(call, site)
+			}
+			return nil
 		}
 		return nil
 	}
@@ -212,7 +215,7 @@ func (e *extractor) updateOf(call ssa.CallInstruction) *Update {
 		case q.Cmd == ":exec":
 			u.Count = CountUnobservable
 		case q.Affected:
-			u.Count = countUse(call)
+			u.Count = CountUseOf(call)
 		default:
 			u.Count = CountUnknown // :one / :many with RETURNING: no row is the miss
 		}
@@ -254,10 +257,10 @@ func sqlUpdate(stmt *sqltext.Statement) *Update {
 	return u
 }
 
-// countUse follows result 0 of a call returning (count-carrier, error):
+// CountUseOf follows result 0 of a call returning (count-carrier, error):
 // a sql.Result, a pgconn.CommandTag, a sqlc :execrows int64, GORM
 // generics' rows-affected int.
-func countUse(call ssa.CallInstruction) CountUse {
+func CountUseOf(call ssa.CallInstruction) CountUse {
 	v := call.Value()
 	if v == nil {
 		return CountUnknown
@@ -336,7 +339,7 @@ func gormUpdate(call ssa.CallInstruction, site knowledge.Site) *Update {
 		u.Assigns = append(u.Assigns, "*")
 	case "Save":
 		model := site.RoleArg(knowledge.Model)
-		u.Model = modelType(model)
+		u.Model = ModelType(model)
 		if u.Model == nil {
 			return nil
 		}
@@ -365,7 +368,7 @@ func gormUpdate(call ssa.CallInstruction, site knowledge.Site) *Update {
 // gormUpdateChain walks the chain of an update: Model names the model
 // (zero or loaded), Where adds compared columns, Unscoped is noted.
 func gormUpdateChain(u *Update, v ssa.Value) bool {
-	for i := 0; i < maxTrace && v != nil; i++ {
+	for i := 0; i < MaxTrace && v != nil; i++ {
 		call, ok := knowledge.Unwrap(v).(*ssa.Call)
 		if !ok {
 			return true
@@ -380,7 +383,7 @@ func gormUpdateChain(u *Update, v ssa.Value) bool {
 			text, ok := knowledge.ConstString(cond)
 			if !ok {
 				// A struct or map condition: its keys pin the row.
-				keys := structKeys(cond)
+				keys := StructKeys(cond)
 				if keys == nil {
 					u.WhereUnknown = true
 				}
@@ -408,14 +411,14 @@ func gormUpdateChain(u *Update, v ssa.Value) bool {
 		case "Model":
 			if u.Model == nil {
 				m := step.RoleArg(knowledge.Model)
-				u.Model = modelType(m)
+				u.Model = ModelType(m)
 				if u.Model == nil {
 					return false
 				}
 				u.ZeroModel = zeroModel(m)
 				u.LoadedModel = loadedModel(m)
 				if u.ZeroModel {
-					for _, k := range structKeys(m) {
+					for _, k := range StructKeys(m) {
 						u.ModelFields = append(u.ModelFields, k.Field)
 					}
 					// GORM adds the primary key when the literal sets one.
@@ -617,115 +620,8 @@ func entUpdate(call ssa.CallInstruction, row *knowledge.Call, info *knowledge.En
 		}
 	}
 	if info.Builder == knowledge.EntUpdate && info.Affected {
-		u.Count = countUse(call)
+		u.Count = CountUseOf(call)
 	}
-	return u
-}
-
-// bunUpdate summarises bun's UpdateQuery Exec: Model names the table (its
-// bun:"table:..." tag), Set fragments the columns written, Where
-// fragments and WherePK the row. A model without a table tag, or a step
-// not understood, gives nil.
-func bunUpdate(call ssa.CallInstruction, site knowledge.Site) *Update {
-	row := site.Row
-	if row.Func.Pkg != "github.com/uptrace/bun" || row.Func.Recv != "UpdateQuery" || row.Func.Name != "Exec" {
-		return nil
-	}
-	if d := site.RoleArg(knowledge.Dest); d != nil {
-		if vals, ok := site.Variadic(1); !ok || len(vals) > 0 {
-			return nil // scanning RETURNING columns
-		}
-	}
-	u := &Update{Lib: "bun", Method: "Exec"}
-	var model ssa.Value
-	sets := false
-	v := site.Receiver()
-	for i := 0; i < maxTrace && v != nil; i++ {
-		c, ok := knowledge.Unwrap(v).(*ssa.Call)
-		if !ok {
-			return nil
-		}
-		step, ok := knowledge.Resolve(c.Common())
-		if !ok || step.Row == nil {
-			return nil
-		}
-		name := step.Row.Func.Name
-		if name == "NewUpdate" {
-			break
-		}
-		switch name {
-		case "Model":
-			model = step.Arg(0)
-		case "Where":
-			text, ok := knowledge.ConstString(step.RoleArg(knowledge.Cond))
-			if !ok {
-				return nil
-			}
-			cond := sqltext.ParseCondition(text)
-			if cond == nil || cond.Unknown {
-				u.WhereUnknown = true
-				break
-			}
-			for _, cmp := range cond.Comparisons {
-				if cmp.Conjunct && cmp.Equality() {
-					u.Compares = append(u.Compares, cmp.Column.Name)
-					if cmp.Operand.Kind == sqltext.OperandPlaceholder {
-						u.Keyed = true
-					}
-				}
-			}
-		case "WherePK":
-			u.Keyed = true
-			if cols, ok := step.Variadic(0); ok {
-				for _, col := range cols {
-					if name, ok := knowledge.ConstString(col); ok {
-						u.Compares = append(u.Compares, name)
-					}
-				}
-			}
-		case "Set":
-			text, ok := knowledge.ConstString(step.RoleArg(knowledge.SQL))
-			if !ok {
-				return nil
-			}
-			list := sqltext.ParseSetList(text)
-			if list == nil || list.Unknown {
-				return nil
-			}
-			sets = true
-			for _, a := range list.Assignments {
-				switch {
-				case a.Value.ReadsColumn(a.Column):
-					u.Bumps = append(u.Bumps, a.Column)
-				case a.Value.Kind == sqltext.ExprPlaceholder || len(a.Value.Placeholders) > 0:
-					u.Assigns = append(u.Assigns, a.Column)
-				default:
-					u.Constants = append(u.Constants, a.Column)
-				}
-			}
-		case "Column", "OmitZero":
-			u.Assigns = append(u.Assigns, "*")
-		default:
-			return nil
-		}
-		v = step.Receiver()
-	}
-	t := modelType(model)
-	if t == nil {
-		return nil
-	}
-	st, ok := t.Underlying().(*types.Struct)
-	if !ok {
-		return nil
-	}
-	if u.Table = bunTable(st); u.Table == "" {
-		return nil
-	}
-	if !sets {
-		u.Assigns = append(u.Assigns, "*") // every column of the model
-	}
-	u.Desc = "the bun update of " + u.Table
-	u.Count = countUse(call)
 	return u
 }
 

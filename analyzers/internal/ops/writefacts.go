@@ -119,8 +119,8 @@ func returnedIn(fn *ssa.Function, v ssa.Value) int {
 	return -1
 }
 
-// wholeModelWrite returns the model a GORM Save or Updates(&m), or a bun
-// NewUpdate().Model(m) with no Set, Value or Column step, writes whole.
+// wholeModelWrite returns the model a GORM Save or Updates(&m), or a
+// library's whole-model update (Library.WholeModel), writes whole.
 func wholeModelWrite(site knowledge.Site) (ssa.Value, string, bool) {
 	row := site.Row
 	switch {
@@ -128,28 +128,10 @@ func wholeModelWrite(site knowledge.Site) (ssa.Value, string, bool) {
 		return knowledge.Unwrap(site.RoleArg(knowledge.Model)), "gorm", true
 	case row.Func.Pkg == "gorm.io/gorm" && row.Func.Recv == "DB" && row.Func.Name == "Updates" && isModelPtr(site.RoleArg(knowledge.Values)):
 		return knowledge.Unwrap(site.RoleArg(knowledge.Values)), "gorm", true
-	case row.Func.Pkg == bunPkg && row.Func.Recv == "UpdateQuery":
-		var model ssa.Value
-		v := site.Receiver()
-		for i := 0; i < maxTrace && v != nil; i++ {
-			c, ok := knowledge.Unwrap(v).(*ssa.Call)
-			if !ok {
-				return nil, "", false
-			}
-			step, ok := knowledge.Resolve(c.Common())
-			if !ok || step.Row == nil {
-				return nil, "", false
-			}
-			switch step.Row.Func.Name {
-			case "NewUpdate":
-				return model, "bun", model != nil
-			case "Model":
-				model = knowledge.Unwrap(step.Arg(0))
-			case "WherePK", "Returning", "OmitZero":
-			default:
-				return nil, "", false
-			}
-			v = step.Receiver()
+	}
+	if l := libraryOf(row.Func.Pkg); l != nil && l.WholeModel != nil {
+		if m, ok := l.WholeModel(site); ok {
+			return m, l.Name, true
 		}
 	}
 	return nil, "", false
@@ -177,7 +159,7 @@ func (e *extractor) helperReads(call *ssa.Call) []*ColumnRead {
 	var out []*ColumnRead
 	for _, r := range s.ModelReads {
 		v := resultValue(call, r.Result)
-		model := modelType(v)
+		model := ModelType(v)
 		if v == nil || model == nil {
 			continue
 		}
@@ -185,8 +167,8 @@ func (e *extractor) helperReads(call *ssa.Call) []*ColumnRead {
 		if r.Handle >= 0 && r.Handle < len(args) {
 			rd.Handle = Root(args[r.Handle])
 		}
-		if r.Lib == "bun" {
-			rd.Table, rd.ColumnOf = bunModelColumn(model)
+		if l := libraryNamed(r.Lib); l != nil && l.ModelColumns != nil {
+			rd.Table, rd.ColumnOf = l.ModelColumns(model)
 		}
 		out = append(out, rd)
 	}
@@ -219,7 +201,7 @@ func (e *extractor) helperWrites(fn *ssa.Function, call *ssa.Call) []*ColumnWrit
 			continue
 		}
 		addr := knowledge.Unwrap(args[w.Param])
-		model := modelType(addr)
+		model := ModelType(addr)
 		if model == nil {
 			continue
 		}
@@ -229,10 +211,10 @@ func (e *extractor) helperWrites(fn *ssa.Function, call *ssa.Call) []*ColumnWrit
 		}
 		var columnOf func(string) (string, bool)
 		table := ""
-		if w.Lib == "bun" {
-			table, columnOf = bunModelColumn(model)
+		if l := libraryNamed(w.Lib); l != nil && l.ModelColumns != nil {
+			table, columnOf = l.ModelColumns(model)
 		}
-		for _, st := range fieldStores(fn, addr) {
+		for _, st := range FieldStores(fn, addr) {
 			f := FieldOf(st.Addr.(*ssa.FieldAddr))
 			if f == nil {
 				continue

@@ -136,7 +136,7 @@ func columnReads(e *extractor, fn *ssa.Function) []*ColumnRead {
 			case knowledge.Find:
 				if rd := gormRead(call, site); rd != nil {
 					out = append(out, rd)
-				} else if rd := bunRead(call, site); rd != nil {
+				} else if rd := libraryRead(call, site); rd != nil {
 					out = append(out, rd)
 				} else if rd := e.gormRawRead(call, site); rd != nil {
 					out = append(out, rd)
@@ -313,7 +313,7 @@ func gormRead(call *ssa.Call, site knowledge.Site) *ColumnRead {
 		return nil
 	}
 	addr := knowledge.Unwrap(dest)
-	model := modelType(addr)
+	model := ModelType(addr)
 	if model == nil {
 		return nil
 	}
@@ -359,7 +359,9 @@ func (r *Result) ColumnWrites(fn *ssa.Function) []*ColumnWrite {
 				out = append(out, r.e.sqlWrites(call, site)...)
 			case knowledge.Save, knowledge.Update:
 				out = append(out, gormWrites(fn, call, site)...)
-				out = append(out, bunWrites(fn, call, site)...)
+				if l := libraryOf(site.Func.Pkg); l != nil && l.Writes != nil {
+					out = append(out, l.Writes(fn, call, site)...)
+				}
 				if w := gormGenericWrite(call, site); w != nil {
 					out = append(out, w)
 				}
@@ -469,12 +471,12 @@ func gormWrites(fn *ssa.Function, call *ssa.Call, site knowledge.Site) []*Column
 			arg = site.RoleArg(knowledge.Values)
 		}
 		addr := knowledge.Unwrap(arg)
-		model := modelType(addr)
+		model := ModelType(addr)
 		if model == nil {
 			return nil
 		}
 		var out []*ColumnWrite
-		for _, st := range fieldStores(fn, addr) {
+		for _, st := range FieldStores(fn, addr) {
 			fa := st.Addr.(*ssa.FieldAddr)
 			f := FieldOf(fa)
 			if f == nil {
@@ -492,7 +494,7 @@ func gormWrites(fn *ssa.Function, call *ssa.Call, site knowledge.Site) []*Column
 		}
 		val := knowledge.Unwrap(site.RoleArg(knowledge.Value))
 		w := base
-		w.Model, w.ModelAddr, w.Column, w.Value = modelType(modelAddr), modelAddr, col, val
+		w.Model, w.ModelAddr, w.Column, w.Value = ModelType(modelAddr), modelAddr, col, val
 		if bin, ok := val.(*ssa.BinOp); ok && (bin.Op.String() == "+" || bin.Op.String() == "-") {
 			w.Delta, w.DeltaOp = bin.Y, bin.Op.String()
 		}
@@ -513,7 +515,7 @@ func gormWrites(fn *ssa.Function, call *ssa.Call, site knowledge.Site) []*Column
 				continue
 			}
 			w := base
-			w.Model, w.ModelAddr, w.Column, w.Value = modelType(modelAddr), modelAddr, constant.StringVal(k.Value), knowledge.Unwrap(up.Value)
+			w.Model, w.ModelAddr, w.Column, w.Value = ModelType(modelAddr), modelAddr, constant.StringVal(k.Value), knowledge.Unwrap(up.Value)
 			out = append(out, &w)
 		}
 		return out
@@ -524,7 +526,7 @@ func gormWrites(fn *ssa.Function, call *ssa.Call, site knowledge.Site) []*Column
 // gormModelAddr returns the model pointer given to Model in the chain v,
 // or nil.
 func gormModelAddr(v ssa.Value) ssa.Value {
-	for i := 0; i < maxTrace && v != nil; i++ {
+	for i := 0; i < MaxTrace && v != nil; i++ {
 		call, ok := knowledge.Unwrap(v).(*ssa.Call)
 		if !ok {
 			return nil
@@ -546,11 +548,11 @@ func isModelPtr(v ssa.Value) bool {
 		return false
 	}
 	_, ok := knowledge.Unwrap(v).Type().Underlying().(*types.Pointer)
-	return ok && modelType(knowledge.Unwrap(v)) != nil
+	return ok && ModelType(knowledge.Unwrap(v)) != nil
 }
 
-// fieldStores returns the stores into a field of the struct at addr.
-func fieldStores(fn *ssa.Function, addr ssa.Value) []*ssa.Store {
+// FieldStores returns the stores into a field of the struct at addr.
+func FieldStores(fn *ssa.Function, addr ssa.Value) []*ssa.Store {
 	var out []*ssa.Store
 	refs := addr.Referrers()
 	if refs == nil {
@@ -581,7 +583,7 @@ func (w *ColumnWrite) String() string {
 
 // gormWhere reports whether the chain v has a Where step.
 func gormWhere(v ssa.Value) bool {
-	for i := 0; i < maxTrace && v != nil; i++ {
+	for i := 0; i < MaxTrace && v != nil; i++ {
 		call, ok := knowledge.Unwrap(v).(*ssa.Call)
 		if !ok {
 			return false

@@ -1,4 +1,4 @@
-package ops
+package dialect
 
 import (
 	"go/types"
@@ -9,6 +9,7 @@ import (
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/idemlint/idemlint/analyzers/internal/knowledge"
+	"github.com/idemlint/idemlint/analyzers/internal/ops"
 	"github.com/idemlint/idemlint/analyzers/internal/sqltext"
 )
 
@@ -18,12 +19,12 @@ import (
 // or Ignore. The table comes from the model's bun:"table:..." tag (a
 // model without one is not analysed), columns from the fields' bun tags or
 // bun's underscore naming.
-func bunRow(site knowledge.Site) *RowOp {
+func bunRow(site knowledge.Site) *ops.RowOp {
 	row := site.Row
-	if row.Func.Pkg != "github.com/uptrace/bun" {
+	if row.Func.Pkg != bunPkg {
 		return nil
 	}
-	op := &RowOp{Lib: "bun", lib: true, NilResult: -1}
+	op := &ops.RowOp{Lib: "bun", FromLibrary: true, NilResult: -1}
 	switch {
 	case row.Func.Recv == "SelectQuery" && row.Kind == knowledge.Find:
 		switch row.Func.Name {
@@ -34,19 +35,19 @@ func bunRow(site knowledge.Site) *RowOp {
 				}
 			}
 		case "Exists", "Count":
-			op.valueResult = true
+			op.CountsFound = true
 		default:
 			return nil
 		}
-		op.Kind = Lookup
+		op.Kind = ops.Lookup
 	case row.Func.Recv == "InsertQuery" && row.Kind == knowledge.Insert:
-		op.Kind = Insert
+		op.Kind = ops.Insert
 	default:
 		return nil
 	}
 	var model ssa.Value
 	v := site.Receiver()
-	for i := 0; i < maxTrace && v != nil; i++ {
+	for i := 0; i < ops.MaxTrace && v != nil; i++ {
 		call, ok := knowledge.Unwrap(v).(*ssa.Call)
 		if !ok {
 			return nil
@@ -58,7 +59,7 @@ func bunRow(site knowledge.Site) *RowOp {
 		name := step.Row.Func.Name
 		if name == "NewSelect" || name == "NewInsert" {
 			if recv := step.Receiver(); recv != nil {
-				op.Handle = Root(recv)
+				op.Handle = ops.Root(recv)
 			}
 			break
 		}
@@ -71,26 +72,26 @@ func bunRow(site knowledge.Site) *RowOp {
 				return nil
 			}
 			binds, ok := step.Variadic(1)
-			if !ok || !fragmentKeys(op, text, binds) {
+			if !ok || !ops.FragmentKeys(op, text, binds) {
 				return nil
 			}
 		case name == "On":
 			text, ok := knowledge.ConstString(step.RoleArg(knowledge.SQL))
 			c := sqltext.ParseConflict(text)
 			if !ok || c.Unknown {
-				op.Conflict = &RowConflict{Unknown: true}
+				op.Conflict = &ops.RowConflict{Unknown: true}
 			} else {
-				op.Conflict = &RowConflict{Columns: c.TargetColumns}
+				op.Conflict = &ops.RowConflict{Columns: c.TargetColumns}
 			}
 		case name == "Ignore":
-			op.Conflict = &RowConflict{}
+			op.Conflict = &ops.RowConflict{}
 		case name == "Column", name == "Limit", name == "Order", name == "For", name == "Returning", name == "ExcludeColumn":
 		default:
 			return nil
 		}
 		v = step.Receiver()
 	}
-	t := modelType(model)
+	t := ops.ModelType(model)
 	if t == nil {
 		return nil
 	}
@@ -100,17 +101,17 @@ func bunRow(site knowledge.Site) *RowOp {
 		return nil
 	}
 	op.Table = table
-	if op.Kind == Insert {
-		for _, k := range structKeys(model) {
+	if op.Kind == ops.Insert {
+		for _, k := range ops.StructKeys(model) {
 			if col := bunColumn(st, k.Field); col != "" {
-				op.Keys = append(op.Keys, KeyValue{Column: col, Value: k.Value})
+				op.Keys = append(op.Keys, ops.KeyValue{Column: col, Value: k.Value})
 			}
 		}
 	}
 	if len(op.Keys) == 0 {
 		return nil
 	}
-	if op.Kind == Lookup {
+	if op.Kind == ops.Lookup {
 		op.Desc = "the bun " + site.Row.Func.Name + " of " + table
 	} else {
 		op.Desc = "the bun insert into " + table

@@ -1,4 +1,4 @@
-package ops
+package dialect
 
 import (
 	"go/types"
@@ -7,6 +7,7 @@ import (
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/idemlint/idemlint/analyzers/internal/knowledge"
+	"github.com/idemlint/idemlint/analyzers/internal/ops"
 	"github.com/idemlint/idemlint/analyzers/internal/sqltext"
 )
 
@@ -33,16 +34,16 @@ func bunModelColumn(t types.Type) (string, func(string) (string, bool)) {
 }
 
 // bunRead makes a read of SelectQuery Scan into the query's model.
-func bunRead(call *ssa.Call, site knowledge.Site) *ColumnRead {
+func bunRead(call *ssa.Call, site knowledge.Site) *ops.ColumnRead {
 	if site.Row.Func.Pkg != bunPkg || site.Row.Func.Recv != "SelectQuery" || site.Row.Func.Name != "Scan" {
 		return nil
 	}
 	if vals, ok := site.Variadic(1); !ok || len(vals) > 0 {
 		return nil
 	}
-	rd := &ColumnRead{Instr: call, Lib: "bun"}
+	rd := &ops.ColumnRead{Instr: call, Lib: "bun"}
 	v := site.Receiver()
-	for i := 0; i < maxTrace && v != nil; i++ {
+	for i := 0; i < ops.MaxTrace && v != nil; i++ {
 		c, ok := knowledge.Unwrap(v).(*ssa.Call)
 		if !ok {
 			return nil
@@ -53,7 +54,7 @@ func bunRead(call *ssa.Call, site knowledge.Site) *ColumnRead {
 		}
 		if step.Row.Func.Name == "NewSelect" {
 			if recv := step.Receiver(); recv != nil {
-				rd.Handle = Root(recv)
+				rd.Handle = ops.Root(recv)
 			}
 			break
 		}
@@ -62,7 +63,7 @@ func bunRead(call *ssa.Call, site knowledge.Site) *ColumnRead {
 		}
 		v = step.Receiver()
 	}
-	rd.Model = modelType(rd.ModelAddr)
+	rd.Model = ops.ModelType(rd.ModelAddr)
 	if _, ok := rd.Model.(*types.Named); !ok || rd.ModelAddr == nil {
 		return nil
 	}
@@ -81,16 +82,16 @@ func bunRead(call *ssa.Call, site knowledge.Site) *ColumnRead {
 // Set("c = ?", v) or SetColumn("c", "?", v) step with its value, or, with
 // none, each field of the model stored since it was read (restricted to
 // the Column steps' columns when there are some).
-func bunWrites(fn *ssa.Function, call *ssa.Call, site knowledge.Site) []*ColumnWrite {
+func bunWrites(fn *ssa.Function, call *ssa.Call, site knowledge.Site) []*ops.ColumnWrite {
 	if site.Row.Func.Pkg != bunPkg || site.Row.Func.Recv != "UpdateQuery" {
 		return nil
 	}
-	base := ColumnWrite{Instr: call, Lib: "bun"}
-	var sets []*ColumnWrite
+	base := ops.ColumnWrite{Instr: call, Lib: "bun"}
+	var sets []*ops.ColumnWrite
 	var only []string
 	setSteps := false
 	v := site.Receiver()
-	for i := 0; i < maxTrace && v != nil; i++ {
+	for i := 0; i < ops.MaxTrace && v != nil; i++ {
 		c, ok := knowledge.Unwrap(v).(*ssa.Call)
 		if !ok {
 			return nil
@@ -102,7 +103,7 @@ func bunWrites(fn *ssa.Function, call *ssa.Call, site knowledge.Site) []*ColumnW
 		name := step.Row.Func.Name
 		if name == "NewUpdate" {
 			if recv := step.Receiver(); recv != nil {
-				base.Handle = Root(recv)
+				base.Handle = ops.Root(recv)
 			}
 			break
 		}
@@ -177,14 +178,14 @@ func bunWrites(fn *ssa.Function, call *ssa.Call, site knowledge.Site) []*ColumnW
 	if base.ModelAddr == nil {
 		return nil
 	}
-	base.Model = modelType(base.ModelAddr)
+	base.Model = ops.ModelType(base.ModelAddr)
 	table, columnOf := bunModelColumn(base.Model)
 	if columnOf == nil {
 		return nil
 	}
 	base.Table = table
 	base.Desc = "the bun update of " + table
-	var out []*ColumnWrite
+	var out []*ops.ColumnWrite
 	if setSteps {
 		for _, w := range sets {
 			w.Model, w.ModelAddr, w.Table, w.Desc, w.Guarded = base.Model, base.ModelAddr, table, base.Desc, base.Guarded
@@ -192,8 +193,8 @@ func bunWrites(fn *ssa.Function, call *ssa.Call, site knowledge.Site) []*ColumnW
 		}
 		return out
 	}
-	for _, st := range fieldStores(fn, base.ModelAddr) {
-		f := FieldOf(st.Addr.(*ssa.FieldAddr))
+	for _, st := range ops.FieldStores(fn, base.ModelAddr) {
+		f := ops.FieldOf(st.Addr.(*ssa.FieldAddr))
 		if f == nil {
 			continue
 		}
@@ -247,4 +248,35 @@ func containsFold(list []string, s string) bool {
 		}
 	}
 	return false
+}
+
+// bunWholeModel returns the model of a NewUpdate().Model(m) with no Set,
+// Value or Column step, which writes the model whole.
+func bunWholeModel(site knowledge.Site) (ssa.Value, bool) {
+	if site.Row.Func.Pkg != bunPkg || site.Row.Func.Recv != "UpdateQuery" {
+		return nil, false
+	}
+	var model ssa.Value
+	v := site.Receiver()
+	for i := 0; i < ops.MaxTrace && v != nil; i++ {
+		c, ok := knowledge.Unwrap(v).(*ssa.Call)
+		if !ok {
+			return nil, false
+		}
+		step, ok := knowledge.Resolve(c.Common())
+		if !ok || step.Row == nil {
+			return nil, false
+		}
+		switch step.Row.Func.Name {
+		case "NewUpdate":
+			return model, model != nil
+		case "Model":
+			model = knowledge.Unwrap(step.Arg(0))
+		case "WherePK", "Returning", "OmitZero":
+		default:
+			return nil, false
+		}
+		v = step.Receiver()
+	}
+	return nil, false
 }

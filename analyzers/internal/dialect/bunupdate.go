@@ -1,0 +1,118 @@
+package dialect
+
+import (
+	"go/types"
+
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/idemlint/idemlint/analyzers/internal/knowledge"
+	"github.com/idemlint/idemlint/analyzers/internal/ops"
+	"github.com/idemlint/idemlint/analyzers/internal/sqltext"
+)
+
+// bunUpdate summarises bun's UpdateQuery Exec: Model names the table (its
+// bun:"table:..." tag), Set fragments the columns written, Where
+// fragments and WherePK the row. A model without a table tag, or a step
+// not understood, gives nil.
+func bunUpdate(call ssa.CallInstruction, site knowledge.Site) *ops.Update {
+	row := site.Row
+	if row.Func.Pkg != bunPkg || row.Func.Recv != "UpdateQuery" || row.Func.Name != "Exec" {
+		return nil
+	}
+	if d := site.RoleArg(knowledge.Dest); d != nil {
+		if vals, ok := site.Variadic(1); !ok || len(vals) > 0 {
+			return nil // scanning RETURNING columns
+		}
+	}
+	u := &ops.Update{Lib: "bun", Method: "Exec"}
+	var model ssa.Value
+	sets := false
+	v := site.Receiver()
+	for i := 0; i < ops.MaxTrace && v != nil; i++ {
+		c, ok := knowledge.Unwrap(v).(*ssa.Call)
+		if !ok {
+			return nil
+		}
+		step, ok := knowledge.Resolve(c.Common())
+		if !ok || step.Row == nil {
+			return nil
+		}
+		name := step.Row.Func.Name
+		if name == "NewUpdate" {
+			break
+		}
+		switch name {
+		case "Model":
+			model = step.Arg(0)
+		case "Where":
+			text, ok := knowledge.ConstString(step.RoleArg(knowledge.Cond))
+			if !ok {
+				return nil
+			}
+			cond := sqltext.ParseCondition(text)
+			if cond == nil || cond.Unknown {
+				u.WhereUnknown = true
+				break
+			}
+			for _, cmp := range cond.Comparisons {
+				if cmp.Conjunct && cmp.Equality() {
+					u.Compares = append(u.Compares, cmp.Column.Name)
+					if cmp.Operand.Kind == sqltext.OperandPlaceholder {
+						u.Keyed = true
+					}
+				}
+			}
+		case "WherePK":
+			u.Keyed = true
+			if cols, ok := step.Variadic(0); ok {
+				for _, col := range cols {
+					if name, ok := knowledge.ConstString(col); ok {
+						u.Compares = append(u.Compares, name)
+					}
+				}
+			}
+		case "Set":
+			text, ok := knowledge.ConstString(step.RoleArg(knowledge.SQL))
+			if !ok {
+				return nil
+			}
+			list := sqltext.ParseSetList(text)
+			if list == nil || list.Unknown {
+				return nil
+			}
+			sets = true
+			for _, a := range list.Assignments {
+				switch {
+				case a.Value.ReadsColumn(a.Column):
+					u.Bumps = append(u.Bumps, a.Column)
+				case a.Value.Kind == sqltext.ExprPlaceholder || len(a.Value.Placeholders) > 0:
+					u.Assigns = append(u.Assigns, a.Column)
+				default:
+					u.Constants = append(u.Constants, a.Column)
+				}
+			}
+		case "Column", "OmitZero":
+			u.Assigns = append(u.Assigns, "*")
+		default:
+			return nil
+		}
+		v = step.Receiver()
+	}
+	t := ops.ModelType(model)
+	if t == nil {
+		return nil
+	}
+	st, ok := t.Underlying().(*types.Struct)
+	if !ok {
+		return nil
+	}
+	if u.Table = bunTable(st); u.Table == "" {
+		return nil
+	}
+	if !sets {
+		u.Assigns = append(u.Assigns, "*") // every column of the model
+	}
+	u.Desc = "the bun update of " + u.Table
+	u.Count = ops.CountUseOf(call)
+	return u
+}

@@ -1,0 +1,77 @@
+package ops
+
+import (
+	"go/types"
+	"strings"
+
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/idemlint/idemlint/analyzers/internal/knowledge"
+)
+
+// A Library is how the calls of one database library become operations:
+// what its finishers look up and insert, read and write, and update. Each
+// library's dialect (package dialect) registers its Library; the core of
+// ops hands every call of the library's packages to it and knows no
+// library by name. A nil hook is a kind of operation the library does not
+// express, or that its knowledge rows alone describe.
+type Library struct {
+	// Name is the family recorded on the operations (RowOp.Lib,
+	// ColumnRead.Lib, ColumnWrite.Lib, Update.Lib) and in summaries.
+	Name string
+	// Pkg is the library's import path; its subpackages are its too.
+	Pkg string
+
+	// Row classifies a finder or insert call (knowledge.Find,
+	// knowledge.Insert) as a lookup or an insert with its keys.
+	Row func(site knowledge.Site) *RowOp
+	// Read makes the read of the row a finder call scans into its model.
+	Read func(call *ssa.Call, site knowledge.Site) *ColumnRead
+	// Writes makes the column writes of a save or update call.
+	Writes func(fn *ssa.Function, call *ssa.Call, site knowledge.Site) []*ColumnWrite
+	// Update summarises the UPDATE statement a save or update call runs.
+	Update func(call ssa.CallInstruction, site knowledge.Site) *Update
+	// WholeModel returns the model a save or update call writes whole
+	// (every column from the model's fields), for summaries.
+	WholeModel func(site knowledge.Site) (model ssa.Value, ok bool)
+	// ModelColumns names the table of a model type and the column of each
+	// of its fields, for the reads and writes a helper's summary reports
+	// in the library's name; "" and nil when the library cannot tell.
+	ModelColumns func(t types.Type) (table string, columnOf func(field string) (string, bool))
+}
+
+// libraries are the registered libraries. RegisterLibrary is called from
+// package initialisation only, so they are read without a lock.
+var libraries []*Library
+
+// RegisterLibrary adds a library's hooks; a dialect's init calls it.
+func RegisterLibrary(l *Library) { libraries = append(libraries, l) }
+
+// libraryOf returns the library of the package with this import path, or
+// nil.
+func libraryOf(path string) *Library {
+	for _, l := range libraries {
+		if path == l.Pkg || strings.HasPrefix(path, l.Pkg+"/") {
+			return l
+		}
+	}
+	return nil
+}
+
+// libraryNamed returns the library recorded as name on operations, or nil.
+func libraryNamed(name string) *Library {
+	for _, l := range libraries {
+		if l.Name == name {
+			return l
+		}
+	}
+	return nil
+}
+
+// libraryRead is the Read hook of the call's library, or nil.
+func libraryRead(call *ssa.Call, site knowledge.Site) *ColumnRead {
+	if l := libraryOf(site.Func.Pkg); l != nil && l.Read != nil {
+		return l.Read(call, site)
+	}
+	return nil
+}
