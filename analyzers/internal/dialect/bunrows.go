@@ -46,34 +46,18 @@ func bunRow(site knowledge.Site) *ops.RowOp {
 		return nil
 	}
 	var model ssa.Value
-	v := site.Receiver()
-	for i := 0; i < ops.MaxTrace && v != nil; i++ {
-		call, ok := knowledge.Unwrap(v).(*ssa.Call)
-		if !ok {
-			return nil
-		}
-		step, ok := knowledge.Resolve(call.Common())
-		if !ok || step.Row == nil {
-			return nil
-		}
-		name := step.Row.Func.Name
-		if name == "NewSelect" || name == "NewInsert" {
-			if recv := step.Receiver(); recv != nil {
-				op.Handle = ops.Root(recv)
-			}
-			break
-		}
+	handle, _, ok := bunChain(site, []string{"NewSelect", "NewInsert"}, func(name string, _ *ssa.Call, step knowledge.Site) bool {
 		switch {
 		case name == "Model":
 			model = step.Arg(0)
 		case name == "Where":
 			text, ok := knowledge.ConstString(step.RoleArg(knowledge.Cond))
 			if !ok {
-				return nil
+				return false
 			}
 			binds, ok := step.Variadic(1)
 			if !ok || !ops.FragmentKeys(op, text, binds) {
-				return nil
+				return false
 			}
 		case name == "On":
 			text, ok := knowledge.ConstString(step.RoleArg(knowledge.SQL))
@@ -87,10 +71,14 @@ func bunRow(site knowledge.Site) *ops.RowOp {
 			op.Conflict = &ops.RowConflict{}
 		case name == "Column", name == "Limit", name == "Order", name == "For", name == "Returning", name == "ExcludeColumn":
 		default:
-			return nil
+			return false
 		}
-		v = step.Receiver()
+		return true
+	})
+	if !ok {
+		return nil
 	}
+	op.Handle = handle
 	t := ops.ModelType(model)
 	if t == nil {
 		return nil

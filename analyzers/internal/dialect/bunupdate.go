@@ -27,27 +27,14 @@ func bunUpdate(call ssa.CallInstruction, site knowledge.Site) *ops.Update {
 	u := &ops.Update{Lib: "bun", Method: "Exec"}
 	var model ssa.Value
 	sets := false
-	v := site.Receiver()
-	for i := 0; i < ops.MaxTrace && v != nil; i++ {
-		c, ok := knowledge.Unwrap(v).(*ssa.Call)
-		if !ok {
-			return nil
-		}
-		step, ok := knowledge.Resolve(c.Common())
-		if !ok || step.Row == nil {
-			return nil
-		}
-		name := step.Row.Func.Name
-		if name == "NewUpdate" {
-			break
-		}
+	_, _, ok := bunChain(site, []string{"NewUpdate"}, func(name string, _ *ssa.Call, step knowledge.Site) bool {
 		switch name {
 		case "Model":
 			model = step.Arg(0)
 		case "Where":
 			text, ok := knowledge.ConstString(step.RoleArg(knowledge.Cond))
 			if !ok {
-				return nil
+				return false
 			}
 			cond := sqltext.ParseCondition(text)
 			if cond == nil || cond.Unknown {
@@ -74,11 +61,11 @@ func bunUpdate(call ssa.CallInstruction, site knowledge.Site) *ops.Update {
 		case "Set":
 			text, ok := knowledge.ConstString(step.RoleArg(knowledge.SQL))
 			if !ok {
-				return nil
+				return false
 			}
 			list := sqltext.ParseSetList(text)
 			if list == nil || list.Unknown {
-				return nil
+				return false
 			}
 			sets = true
 			for _, a := range list.Assignments {
@@ -94,9 +81,12 @@ func bunUpdate(call ssa.CallInstruction, site knowledge.Site) *ops.Update {
 		case "Column", "OmitZero":
 			u.Assigns = append(u.Assigns, "*")
 		default:
-			return nil
+			return false
 		}
-		v = step.Receiver()
+		return true
+	})
+	if !ok {
+		return nil
 	}
 	t := ops.ModelType(model)
 	if t == nil {

@@ -2,6 +2,7 @@ package dialect
 
 import (
 	"go/types"
+	"slices"
 	"strings"
 
 	"golang.org/x/tools/go/ssa"
@@ -42,27 +43,16 @@ func bunRead(call *ssa.Call, site knowledge.Site) *ops.ColumnRead {
 		return nil
 	}
 	rd := &ops.ColumnRead{Instr: call, Lib: "bun"}
-	v := site.Receiver()
-	for i := 0; i < ops.MaxTrace && v != nil; i++ {
-		c, ok := knowledge.Unwrap(v).(*ssa.Call)
-		if !ok {
-			return nil
-		}
-		step, ok := knowledge.Resolve(c.Common())
-		if !ok || step.Row == nil {
-			return nil
-		}
-		if step.Row.Func.Name == "NewSelect" {
-			if recv := step.Receiver(); recv != nil {
-				rd.Handle = ops.Root(recv)
-			}
-			break
-		}
-		if step.Row.Func.Name == "Model" {
+	handle, _, ok := bunChain(site, []string{"NewSelect"}, func(name string, _ *ssa.Call, step knowledge.Site) bool {
+		if name == "Model" {
 			rd.ModelAddr = knowledge.Unwrap(step.Arg(0))
 		}
-		v = step.Receiver()
+		return true
+	})
+	if !ok {
+		return nil
 	}
+	rd.Handle = handle
 	rd.Model = ops.ModelType(rd.ModelAddr)
 	if _, ok := rd.Model.(*types.Named); !ok || rd.ModelAddr == nil {
 		return nil
@@ -90,23 +80,7 @@ func bunWrites(fn *ssa.Function, call *ssa.Call, site knowledge.Site) []*ops.Col
 	var sets []*ops.ColumnWrite
 	var only []string
 	setSteps := false
-	v := site.Receiver()
-	for i := 0; i < ops.MaxTrace && v != nil; i++ {
-		c, ok := knowledge.Unwrap(v).(*ssa.Call)
-		if !ok {
-			return nil
-		}
-		step, ok := knowledge.Resolve(c.Common())
-		if !ok || step.Row == nil {
-			return nil
-		}
-		name := step.Row.Func.Name
-		if name == "NewUpdate" {
-			if recv := step.Receiver(); recv != nil {
-				base.Handle = ops.Root(recv)
-			}
-			break
-		}
+	handle, _, ok := bunChain(site, []string{"NewUpdate"}, func(name string, c *ssa.Call, step knowledge.Site) bool {
 		switch name {
 		case "Model":
 			base.ModelAddr = knowledge.Unwrap(step.Arg(0))
@@ -114,7 +88,7 @@ func bunWrites(fn *ssa.Function, call *ssa.Call, site knowledge.Site) []*ops.Col
 		case "Where":
 			text, ok := knowledge.ConstString(step.Arg(0))
 			if !ok {
-				return nil
+				return false
 			}
 			cond := sqltext.ParseCondition(text)
 			if cond.Unknown {
@@ -129,7 +103,7 @@ func bunWrites(fn *ssa.Function, call *ssa.Call, site knowledge.Site) []*ops.Col
 			for _, a := range c.Common().Args[1:] {
 				vals, ok := sliceOrConst(a)
 				if !ok {
-					return nil
+					return false
 				}
 				only = append(only, vals...)
 			}
@@ -137,23 +111,23 @@ func bunWrites(fn *ssa.Function, call *ssa.Call, site knowledge.Site) []*ops.Col
 			setSteps = true
 			text, ok := knowledge.ConstString(step.Arg(0))
 			if !ok {
-				return nil
+				return false
 			}
 			list := sqltext.ParseSetList(text)
 			if list.Unknown {
-				continue
+				return true
 			}
 			binds, ok := step.Variadic(1)
 			if !ok {
-				continue
+				return true
 			}
 			for _, a := range list.Assignments {
 				if a.SelfReferential {
-					continue
+					return true
 				}
 				p, ok := a.Value.Placeholder()
 				if !ok || p.Position < 1 || p.Position > len(binds) || binds[p.Position-1] == nil {
-					continue
+					return true
 				}
 				w := base
 				w.Column, w.Value = a.Column, binds[p.Position-1]
@@ -165,16 +139,20 @@ func bunWrites(fn *ssa.Function, call *ssa.Call, site knowledge.Site) []*ops.Col
 			text, ok2 := knowledge.ConstString(step.Arg(1))
 			binds, ok3 := step.Variadic(2)
 			if !ok1 || !ok2 || !ok3 || strings.TrimSpace(text) != "?" || len(binds) != 1 || binds[0] == nil {
-				continue
+				return true
 			}
 			w := base
 			w.Column, w.Value = col, binds[0]
 			sets = append(sets, &w)
 		default:
-			return nil
+			return false
 		}
-		v = step.Receiver()
+		return true
+	})
+	if !ok {
+		return nil
 	}
+	base.Handle = handle
 	if base.ModelAddr == nil {
 		return nil
 	}
@@ -257,26 +235,49 @@ func bunWholeModel(site knowledge.Site) (ssa.Value, bool) {
 		return nil, false
 	}
 	var model ssa.Value
-	v := site.Receiver()
-	for i := 0; i < ops.MaxTrace && v != nil; i++ {
-		c, ok := knowledge.Unwrap(v).(*ssa.Call)
-		if !ok {
-			return nil, false
-		}
-		step, ok := knowledge.Resolve(c.Common())
-		if !ok || step.Row == nil {
-			return nil, false
-		}
-		switch step.Row.Func.Name {
-		case "NewUpdate":
-			return model, model != nil
+	_, started, ok := bunChain(site, []string{"NewUpdate"}, func(name string, _ *ssa.Call, step knowledge.Site) bool {
+		switch name {
 		case "Model":
 			model = knowledge.Unwrap(step.Arg(0))
 		case "WherePK", "Returning", "OmitZero":
 		default:
-			return nil, false
+			return false
+		}
+		return true
+	})
+	return model, ok && started && model != nil
+}
+
+// bunChain walks a bun query's builder chain back from the finisher's
+// receiver, calling visit with each step (the method's name, its call and
+// its site) until the step that starts the chain, one named in starts
+// (NewSelect, NewUpdate), whose receiver (the bun.DB, bun.Tx or bun.Conn)
+// it returns as the handle; started says whether the walk got there (the
+// chain may begin where it cannot be followed, or be too long). ok is
+// false when a receiver is not a library call, or visit returns false (a
+// step not understood).
+func bunChain(site knowledge.Site, starts []string, visit func(name string, call *ssa.Call, step knowledge.Site) bool) (handle ssa.Value, started, ok bool) {
+	v := site.Receiver()
+	for i := 0; i < ops.MaxTrace && v != nil; i++ {
+		call, ok := knowledge.Unwrap(v).(*ssa.Call)
+		if !ok {
+			return nil, false, false
+		}
+		step, ok := knowledge.Resolve(call.Common())
+		if !ok || step.Row == nil {
+			return nil, false, false
+		}
+		name := step.Row.Func.Name
+		if slices.Contains(starts, name) {
+			if recv := step.Receiver(); recv != nil {
+				handle = ops.Root(recv)
+			}
+			return handle, true, true
+		}
+		if !visit(name, call, step) {
+			return nil, false, false
 		}
 		v = step.Receiver()
 	}
-	return nil, false
+	return nil, false, true
 }
