@@ -11,11 +11,12 @@ import (
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ssa"
 
+	"github.com/idemlint/idemlint/analyzers/internal/knowledge"
 	"github.com/idemlint/idemlint/analyzers/internal/ops"
 )
 
-// gormPath is GORM v2's import path, which the fixes' import lookup needs.
-const gormPath = "gorm.io/gorm"
+// gormPkg is GORM v2's import path, which the fixes' import lookup needs.
+const gormPkg = "gorm.io/gorm"
 
 // gormDialect is GORM v2 (gorm.io/gorm), its chained and generics APIs,
 // and its optimisticlock plugin.
@@ -39,11 +40,78 @@ var gormDialect = &Dialect{
 	CheckCount:        "check RowsAffected of the *gorm.DB it returns and treat 0 as a conflict",
 	UnobservableCount: func(*ops.Update) (string, string) { return "", "" },
 	PluginBypass:      gormPluginBypass,
+	Ops: &ops.Library{
+		Name:       "gorm",
+		Pkg:        gormPkg,
+		Row:        gormRowOp,
+		Read:       gormReadOf,
+		Writes:     gormWritesOf,
+		Update:     gormUpdate,
+		WholeModel: gormWholeModel,
+		Count:      gormExecCount,
+	},
 	LookupOrInsert: func(table string) string {
 		return fmt.Sprintf("gorm FirstOrCreate%s looks the row up and inserts it in two statements: two concurrent callers both find nothing and both insert, "+
 			"and with a unique key the second gets an error instead of the row; catch gorm.ErrDuplicatedKey (TranslateError) and read the row again, "+
 			"or create with Clauses(clause.OnConflict{DoNothing: true}) and then read it", table)
 	},
+}
+
+// gormRowOp classifies a finder or an insert (gormRow), or FirstOrCreate,
+// which looks up and inserts in one call.
+func gormRowOp(site knowledge.Site) *ops.RowOp {
+	if site.Row.Kind != knowledge.FirstOrCreate {
+		return gormRow(site)
+	}
+	var h ssa.Value
+	if recv := site.Receiver(); recv != nil {
+		h = ops.Root(recv)
+	}
+	op := &ops.RowOp{Kind: ops.LookupOrInsert, Lib: "gorm", Handle: h, NilResult: -1, FromLibrary: true, Desc: ops.CalleeName(site)}
+	firstOrCreateKeys(op, site)
+	return op
+}
+
+// gormReadOf makes the read of a finder of the chained API, of Raw(...)
+// .Scan, or of the generics API.
+func gormReadOf(call *ssa.Call, site knowledge.Site) *ops.ColumnRead {
+	if rd := gormRead(call, site); rd != nil {
+		return rd
+	}
+	if rd := gormRawRead(call, site); rd != nil {
+		return rd
+	}
+	return gormGenericRead(call, site)
+}
+
+// gormWritesOf makes the writes of Save, Update(s) and UpdateColumn(s),
+// and of the generics API's Update and Updates.
+func gormWritesOf(fn *ssa.Function, call *ssa.Call, site knowledge.Site) []*ops.ColumnWrite {
+	out := gormWrites(fn, call, site)
+	if w := gormGenericWrite(call, site); w != nil {
+		out = append(out, w)
+	}
+	return append(out, gormGenericUpdates(call, site)...)
+}
+
+// gormExecCount follows the *gorm.DB that db.Exec(sql) returns.
+func gormExecCount(call ssa.CallInstruction, site knowledge.Site) (ops.CountUse, bool) {
+	if site.Row.Func.Recv != "DB" {
+		return 0, false
+	}
+	return gormCount(call), true
+}
+
+// gormWholeModel returns the model Save, or Updates(&m), writes whole.
+func gormWholeModel(site knowledge.Site) (ssa.Value, bool) {
+	row := site.Row
+	switch {
+	case row.Func.Pkg == gormPkg && row.Func.Recv == "DB" && row.Func.Name == "Save":
+		return knowledge.Unwrap(site.RoleArg(knowledge.Model)), true
+	case row.Func.Pkg == gormPkg && row.Func.Recv == "DB" && row.Func.Name == "Updates" && isModelPtr(site.RoleArg(knowledge.Values)):
+		return knowledge.Unwrap(site.RoleArg(knowledge.Values)), true
+	}
+	return nil, false
 }
 
 // gormPluginBypass says why an update of a model with an
@@ -88,7 +156,7 @@ func gormAtomicFix(pass *analysis.Pass, w *ops.ColumnWrite, col string, load *ss
 	}
 	gormName := ""
 	for _, imp := range file.Imports {
-		if imp.Path.Value == strconv.Quote(gormPath) {
+		if imp.Path.Value == strconv.Quote(gormPkg) {
 			gormName = "gorm"
 			if imp.Name != nil {
 				gormName = imp.Name.Name

@@ -38,7 +38,7 @@ func entRead(call *ssa.Call, obj *types.Func, row *knowledge.Call, info *knowled
 	default:
 		return nil
 	}
-	entity := entityResult(call)
+	entity := EntityResult(call)
 	if entity == nil {
 		return nil
 	}
@@ -59,7 +59,7 @@ func entRead(call *ssa.Call, obj *types.Func, row *knowledge.Call, info *knowled
 
 // entityResult returns the *Entity a Get, Only or First call returns
 // (result 0 of the tuple, or the value of an X variant).
-func entityResult(call *ssa.Call) ssa.Value {
+func EntityResult(call *ssa.Call) ssa.Value {
 	if _, ok := call.Type().(*types.Tuple); !ok {
 		return call
 	}

@@ -132,16 +132,16 @@ func (e *extractor) library(caller *ssa.Function, call ssa.CallInstruction, site
 	switch row.Kind {
 	case knowledge.Begin:
 		if v := call.Value(); v != nil {
-			return []*Op{{Kind: Begin, Handle: v, Row: row, Desc: "the transaction begun by " + calleeName(site)}}
+			return []*Op{{Kind: Begin, Handle: v, Row: row, Desc: "the transaction begun by " + CalleeName(site)}}
 		}
 	case knowledge.Commit, knowledge.Rollback:
-		return []*Op{{Kind: End, Handle: handle(), Row: row, Desc: calleeName(site)}}
+		return []*Op{{Kind: End, Handle: handle(), Row: row, Desc: CalleeName(site)}}
 	case knowledge.TxFunc:
 		cbArg := site.RoleArg(knowledge.Callback)
 		cb, _ := callbackFunc(cbArg)
-		return []*Op{{Kind: TxRun, Handle: handle(), Callback: cb, CallbackTx: row.CallbackTx, CallbackArg: cbArg, Row: row, Desc: calleeName(site)}}
+		return []*Op{{Kind: TxRun, Handle: handle(), Callback: cb, CallbackTx: row.CallbackTx, CallbackArg: cbArg, Row: row, Desc: CalleeName(site)}}
 	case knowledge.Query, knowledge.Exec:
-		stmt, h := e.statementOf(site)
+		stmt, h := StatementOf(site)
 		if stmt == nil {
 			return nil
 		}
@@ -153,7 +153,7 @@ func (e *extractor) library(caller *ssa.Function, call ssa.CallInstruction, site
 			return []*Op{{Kind: Lock, Handle: handle(), Row: row, Desc: desc}}
 		}
 	case knowledge.Update, knowledge.Delete, knowledge.Save:
-		return []*Op{{Kind: Lock, Handle: handle(), Row: row, Desc: "the rows written by " + calleeName(site)}}
+		return []*Op{{Kind: Lock, Handle: handle(), Row: row, Desc: "the rows written by " + CalleeName(site)}}
 	case knowledge.Request, knowledge.Dial:
 		return []*Op{{Kind: Network, Row: row, Desc: requestDesc(site)}}
 	case knowledge.Retry:
@@ -172,7 +172,7 @@ func (e *extractor) library(caller *ssa.Function, call ssa.CallInstruction, site
 // statementOf returns the SQL a Query or Exec call runs and the handle it
 // runs on. A prepared statement's SQL and handle are those of the Prepare
 // call its receiver comes from.
-func (e *extractor) statementOf(site knowledge.Site) (*sqltext.Statement, ssa.Value) {
+func StatementOf(site knowledge.Site) (*sqltext.Statement, ssa.Value) {
 	if sqlArg := site.RoleArg(knowledge.SQL); sqlArg != nil {
 		text, ok := knowledge.ConstString(sqlArg)
 		if !ok {
@@ -198,7 +198,7 @@ func (e *extractor) statementOf(site knowledge.Site) (*sqltext.Statement, ssa.Va
 	if !ok || psite.Row == nil || psite.Row.Kind != knowledge.Prepare {
 		return nil, nil
 	}
-	return e.statementOf(psite)
+	return StatementOf(psite)
 }
 
 // lockOf says whether running stmt takes a lock that lasts until the end
@@ -253,7 +253,7 @@ func chainLock(site knowledge.Site) (string, bool) {
 			// step, the finder runs it.
 			if text, ok := knowledge.ConstString(step.RoleArg(knowledge.SQL)); ok {
 				if desc, ok := lockOf(sqltext.Parse(text)); ok {
-					return fmt.Sprintf("%s (%s, then %s)", desc, calleeName(step), calleeName(site)), true
+					return fmt.Sprintf("%s (%s, then %s)", desc, CalleeName(step), CalleeName(site)), true
 				}
 			}
 			return "", false
@@ -264,13 +264,13 @@ func chainLock(site knowledge.Site) (string, bool) {
 					lock = "SELECT ... " + strings.ToUpper(rl.Strength.String())
 				}
 			}
-			return fmt.Sprintf("%s (%s, then %s)", lock, calleeName(step), calleeName(site)), true
+			return fmt.Sprintf("%s (%s, then %s)", lock, CalleeName(step), CalleeName(site)), true
 		case knowledge.Chain:
 			if i, ok := step.Row.Param(knowledge.Clauses); ok {
 				if clauses, ok := step.Variadic(i); ok {
 					for _, c := range clauses {
-						if c != nil && handleRole(c.Type()) == knowledge.LockingClause {
-							return "the clause.Locking read of " + calleeName(site), true
+						if c != nil && HandleRole(c.Type()) == knowledge.LockingClause {
+							return "the clause.Locking read of " + CalleeName(site), true
 						}
 					}
 				}
@@ -293,11 +293,11 @@ func requestDesc(site knowledge.Site) string {
 	method := RequestMethod(site)
 	switch {
 	case method != "":
-		return method + " request via " + calleeName(site)
+		return method + " request via " + CalleeName(site)
 	case site.Row.Kind == knowledge.Dial:
-		return "connection via " + calleeName(site)
+		return "connection via " + CalleeName(site)
 	}
-	return "the call of " + calleeName(site)
+	return "the call of " + CalleeName(site)
 }
 
 // RequestMethod returns the HTTP method a request call sends, when a
@@ -331,7 +331,7 @@ func RequestMethod(site knowledge.Site) string {
 
 // calleeName names the function a call site calls the way Go code
 // refers to it: "http.(*Client).Do", "pgx.(Tx).Exec".
-func calleeName(site knowledge.Site) string {
+func CalleeName(site knowledge.Site) string {
 	if site.Call.IsInvoke() {
 		return funcName(site.Call.Method)
 	}

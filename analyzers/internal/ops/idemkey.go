@@ -497,7 +497,7 @@ func walkFilled(v ssa.Value, src *keySrc, e *extractor) {
 			continue
 		}
 		if dest := site.RoleArg(knowledge.Dest); dest == v {
-			src.fresh = append(src.fresh, freshAt{instr: call, name: calleeName(site)})
+			src.fresh = append(src.fresh, freshAt{instr: call, name: CalleeName(site)})
 		}
 	}
 }
@@ -508,7 +508,7 @@ func freshCall(e *extractor, call *ssa.Call) (freshAt, bool) {
 	site, ok := knowledge.Resolve(call.Common())
 	if ok && site.Row != nil {
 		if site.Row.Kind == knowledge.Fresh && site.Row.Result == knowledge.ValueResult {
-			return freshAt{instr: call, name: calleeName(site)}, true
+			return freshAt{instr: call, name: CalleeName(site)}, true
 		}
 		return freshAt{}, false
 	}

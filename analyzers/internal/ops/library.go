@@ -34,6 +34,11 @@ type Library struct {
 	// WholeModel returns the model a save or update call writes whole
 	// (every column from the model's fields), for summaries.
 	WholeModel func(site knowledge.Site) (model ssa.Value, ok bool)
+	// Count says how the caller uses the affected-row count of a raw
+	// statement the library runs at site (GORM's db.Exec returns a
+	// *gorm.DB whose RowsAffected says it); ok is false where the result
+	// carries it as database/sql's does.
+	Count func(call ssa.CallInstruction, site knowledge.Site) (use CountUse, ok bool)
 	// ModelColumns names the table of a model type and the column of each
 	// of its fields, for the reads and writes a helper's summary reports
 	// in the library's name; "" and nil when the library cannot tell.
@@ -58,6 +63,15 @@ func libraryOf(path string) *Library {
 	return nil
 }
 
+// libraryAt returns the library of the call at site: that of the
+// knowledge row it matched.
+func libraryAt(site knowledge.Site) *Library {
+	if site.Row != nil {
+		return libraryOf(site.Row.Func.Pkg)
+	}
+	return libraryOf(site.Func.Pkg)
+}
+
 // libraryNamed returns the library recorded as name on operations, or nil.
 func libraryNamed(name string) *Library {
 	for _, l := range libraries {
@@ -70,7 +84,7 @@ func libraryNamed(name string) *Library {
 
 // libraryRead is the Read hook of the call's library, or nil.
 func libraryRead(call *ssa.Call, site knowledge.Site) *ColumnRead {
-	if l := libraryOf(site.Func.Pkg); l != nil && l.Read != nil {
+	if l := libraryAt(site); l != nil && l.Read != nil {
 		return l.Read(call, site)
 	}
 	return nil

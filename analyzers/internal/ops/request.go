@@ -324,7 +324,7 @@ func (e *extractor) sendsOf(fn *ssa.Function, call ssa.CallInstruction) []*send 
 // when its method is unknown and no parameter of fn may name it.
 func (e *extractor) librarySend(fn *ssa.Function, call ssa.CallInstruction, site knowledge.Site) *send {
 	row := site.Row
-	s := &send{call: call, site: site, library: true, via: calleeName(site), stripe: row.Lib == "stripe"}
+	s := &send{call: call, site: site, library: true, via: CalleeName(site), stripe: row.Lib == "stripe"}
 	// The request object, when the call sends one.
 	var reqv ssa.Value
 	switch {

@@ -1086,7 +1086,7 @@ func (e *extractor) retryCall(call ssa.CallInstruction, k int) *construct {
 		if row.Func.Recv == "Executor" && !e.executorRetries(site.Receiver(), 0) {
 			return nil
 		}
-		return &construct{kind: wrapperRetry, pos: call.Pos(), desc: calleeName(site),
+		return &construct{kind: wrapperRetry, pos: call.Pos(), desc: CalleeName(site),
 			marked: knowledge.RetriesOnlyMarked(row), markPkg: row.Func.Pkg}
 	}
 	callee := common.StaticCallee()
@@ -1355,7 +1355,7 @@ func (e *extractor) clientRetry(s *send) *construct {
 		if c, ok := e.requestRoot(site.Receiver()).(*ssa.Call); ok {
 			if rs, ok := knowledge.Resolve(c.Common()); ok && rs.Row != nil && rs.Row.Kind == knowledge.NewRequest {
 				if e.policiesRetry(rs) {
-					return &construct{kind: clientRetry, pos: c.Pos(), desc: "the failsafe-go retry policy of " + calleeName(rs)}
+					return &construct{kind: clientRetry, pos: c.Pos(), desc: "the failsafe-go retry policy of " + CalleeName(rs)}
 				}
 			}
 		}
@@ -1379,7 +1379,7 @@ func (e *extractor) retryingHTTPClient(r ssa.Value) *construct {
 		// Client (NewClient returns no *http.Client, nor do round
 		// tripper constructors).
 		if site, ok := knowledge.Resolve(x.Common()); ok && site.Row != nil && site.Row.Kind == knowledge.RetryClient && site.Row.Func.Recv == "Client" {
-			return &construct{kind: clientRetry, pos: x.Pos(), desc: "the go-retryablehttp client behind " + calleeName(site)}
+			return &construct{kind: clientRetry, pos: x.Pos(), desc: "the go-retryablehttp client behind " + CalleeName(site)}
 		}
 		// A function of the program that returns a retrying client (a
 		// shared package's NewHTTPClient).
@@ -1400,7 +1400,7 @@ func (e *extractor) retryingHTTPClient(r ssa.Value) *construct {
 			}
 			if c, ok := t.(*ssa.Call); ok {
 				if site, ok := knowledge.Resolve(c.Common()); ok && site.Row != nil && site.Row.Kind == knowledge.RetryClient && e.policiesRetry(site) {
-					return &construct{kind: clientRetry, pos: c.Pos(), desc: "the failsafe-go retry policy of " + calleeName(site)}
+					return &construct{kind: clientRetry, pos: c.Pos(), desc: "the failsafe-go retry policy of " + CalleeName(site)}
 				}
 			}
 		}

@@ -315,7 +315,7 @@ func (e *extractor) libraryRow(call ssa.CallInstruction, site knowledge.Site) []
 	row := site.Row
 	switch row.Kind {
 	case knowledge.Query, knowledge.Exec:
-		stmt, h := e.statementOf(site)
+		stmt, h := StatementOf(site)
 		if stmt == nil {
 			return nil
 		}
@@ -333,13 +333,13 @@ func (e *extractor) libraryRow(call ssa.CallInstruction, site knowledge.Site) []
 			}
 			return binds[p.Position-1]
 		}
-		op := stmtRow(stmt, bind)
+		op := StatementRow(stmt, bind)
 		if op == nil {
 			return nil
 		}
 		op.Handle, op.Lib, op.FromLibrary = h, "sql", true
 		op.NilResult = -1
-		op.Desc = op.Kind.String() + " of " + op.Table + " (" + calleeName(site) + ")"
+		op.Desc = op.Kind.String() + " of " + op.Table + " (" + CalleeName(site) + ")"
 		if op.Kind == Lookup {
 			op.Desc = "the lookup of " + op.Table + " by " + strings.Join(op.KeyColumns(), ", ")
 			if stmt.Kind == sqltext.KindUpdate {
@@ -349,23 +349,12 @@ func (e *extractor) libraryRow(call ssa.CallInstruction, site knowledge.Site) []
 			op.Desc = "the INSERT into " + op.Table
 		}
 		return []*RowOp{op}
-	case knowledge.Find, knowledge.Insert:
-		if op := gormRow(site); op != nil {
-			return []*RowOp{op}
-		}
-		if l := libraryOf(site.Func.Pkg); l != nil && l.Row != nil {
+	case knowledge.Find, knowledge.Insert, knowledge.FirstOrCreate:
+		if l := libraryAt(site); l != nil && l.Row != nil {
 			if op := l.Row(site); op != nil {
 				return []*RowOp{op}
 			}
 		}
-	case knowledge.FirstOrCreate:
-		var h ssa.Value
-		if recv := site.Receiver(); recv != nil {
-			h = Root(recv)
-		}
-		op := &RowOp{Kind: LookupOrInsert, Lib: "gorm", Handle: h, NilResult: -1, FromLibrary: true, Desc: calleeName(site)}
-		firstOrCreateKeys(op, site)
-		return []*RowOp{op}
 	}
 	return nil
 }
@@ -373,7 +362,7 @@ func (e *extractor) libraryRow(call ssa.CallInstruction, site knowledge.Site) []
 // stmtRow makes a lookup or an insert of a statement, binding its
 // placeholders with bind. Nil when the statement is neither, or its key
 // is not understood.
-func stmtRow(stmt *sqltext.Statement, bind func(sqltext.Placeholder) ssa.Value) *RowOp {
+func StatementRow(stmt *sqltext.Statement, bind func(sqltext.Placeholder) ssa.Value) *RowOp {
 	switch stmt.Kind {
 	case sqltext.KindSelect:
 		if len(stmt.RowLocks) > 0 && stmt.Table.Name == "" {
@@ -486,7 +475,7 @@ func sqlcRow(call ssa.CallInstruction, callee *ssa.Function, q *knowledge.SQLCQu
 		}
 		return v
 	}
-	op := stmtRow(stmt, bind)
+	op := StatementRow(stmt, bind)
 	if op == nil {
 		return nil
 	}
@@ -519,7 +508,7 @@ func fieldValue(v ssa.Value, name string) ssa.Value {
 		return nil
 	}
 	var found ssa.Value
-	for _, alloc := range literalAllocs(alloc) {
+	for _, alloc := range LiteralAllocs(alloc) {
 		for _, ref := range *alloc.Referrers() {
 			fa, ok := ref.(*ssa.FieldAddr)
 			if !ok {
@@ -545,7 +534,7 @@ func fieldValue(v ssa.Value, name string) ssa.Value {
 // go/ssa (the x/tools gopls v0.23.0 pins) builds a composite literal
 // assigned to an existing variable in a temporary and copies it
 // (c = T{F: v} is *c = *complit), so the field stores are the temporary's.
-func literalAllocs(alloc *ssa.Alloc) []*ssa.Alloc {
+func LiteralAllocs(alloc *ssa.Alloc) []*ssa.Alloc {
 	out := []*ssa.Alloc{alloc}
 	for _, ref := range *alloc.Referrers() {
 		st, ok := ref.(*ssa.Store)
@@ -857,7 +846,7 @@ func sqlcOwnRow(fn *ssa.Function, q *knowledge.SQLCQuery, refs map[ssa.Value]Par
 		refs[v] = ParamRef{Param: b.Param + off, Field: b.Field}
 		return v
 	}
-	op := stmtRow(sqltext.Parse(q.SQL), bind)
+	op := StatementRow(sqltext.Parse(q.SQL), bind)
 	if op == nil {
 		return nil
 	}

@@ -222,7 +222,7 @@ func (e *extractor) sqlcRead(call *ssa.Call) *ColumnRead {
 	if stmt.Kind != sqltext.KindSelect || !stmt.Understood() || stmt.Table.Name == "" || len(stmt.From) > 0 {
 		return nil
 	}
-	lk := stmtRow(stmt, sqlcBinder(call, f))
+	lk := StatementRow(stmt, sqlcBinder(call, f))
 	if lk == nil || lk.Kind != Lookup {
 		return nil
 	}
@@ -230,7 +230,7 @@ func (e *extractor) sqlcRead(call *ssa.Call) *ColumnRead {
 	if row == nil {
 		return nil
 	}
-	base := rowLocal(row)
+	base := RowLocal(row)
 	rd := &ColumnRead{Instr: call, Table: stmt.Table.Name, Keys: lk.Keys, Lib: "sqlc", Desc: calleeFuncName(callee), Handle: sqlcHandle(call, f)}
 	_, isPtr := row.Type().Underlying().(*types.Pointer)
 	for _, c := range f.Cols {

@@ -244,7 +244,7 @@ func IsTx(root ssa.Value) bool {
 // isTxType reports whether t is a transaction type of the tables, or a
 // struct that embeds one (a wrapper: type TxLogger struct{ *sqlx.Tx }).
 func isTxType(t types.Type, depth int) bool {
-	if handleRole(t) == knowledge.TxHandle {
+	if HandleRole(t) == knowledge.TxHandle {
 		return true
 	}
 	if depth > 2 {
@@ -270,7 +270,7 @@ func isTxType(t types.Type, depth int) bool {
 
 // handleRole returns the role of a handle type from the tables, or the
 // generated ent client's.
-func handleRole(t types.Type) knowledge.TypeRole {
+func HandleRole(t types.Type) knowledge.TypeRole {
 	if row := knowledge.TypeOf(t); row != nil {
 		return row.Role
 	}

@@ -155,28 +155,27 @@ func (e *extractor) updateOf(call ssa.CallInstruction) *Update {
 	if resolved && site.Row != nil {
 		switch site.Row.Kind {
 		case knowledge.Exec, knowledge.Query:
-			stmt, h := e.statementOf(site)
+			stmt, h := StatementOf(site)
 			u := sqlUpdate(stmt)
 			if u == nil {
 				return nil
 			}
 			u.Handle = h
 			u.Lib = "sql"
-			u.Desc = "the UPDATE of " + u.Table + " (" + calleeName(site) + ")"
-			switch {
-			case site.Row.Kind == knowledge.Query:
+			u.Desc = "the UPDATE of " + u.Table + " (" + CalleeName(site) + ")"
+			if site.Row.Kind == knowledge.Query {
 				u.Count = CountUnknown // UPDATE ... RETURNING: no row is the miss
-			case site.Row.Func.Pkg == "gorm.io/gorm" && site.Row.Func.Recv == "DB":
-				u.Count = gormCount(call) // db.Exec(sql): RowsAffected of the *gorm.DB
-			default:
+			} else if l := libraryAt(site); l != nil && l.Count != nil {
+				var ok bool
+				if u.Count, ok = l.Count(call, site); !ok {
+					u.Count = CountUseOf(call)
+				}
+			} else {
 				u.Count = CountUseOf(call)
 			}
 			return u
 		case knowledge.Update, knowledge.Save:
-			if u := gormUpdate(call, site); u != nil {
-				return u
-			}
-			if l := libraryOf(site.Func.Pkg); l != nil && l.Update != nil {
+			if l := libraryAt(site); l != nil && l.Update != nil {
 				return l.Update(call, site)
 			}
 			return nil
@@ -310,225 +309,6 @@ func valueUse(v ssa.Value, depth int) CountUse {
 		}
 		if use == CountChecked {
 			return use
-		}
-	}
-	return use
-}
-
-// gormUpdate summarises a classic GORM Update, Updates, UpdateColumn(s)
-// or Save and its chain.
-func gormUpdate(call ssa.CallInstruction, site knowledge.Site) *Update {
-	row := site.Row
-	if row.Func.Pkg != "gorm.io/gorm" || row.Func.Recv != "DB" {
-		return nil
-	}
-	name := row.Func.Name
-	u := &Update{Lib: "gorm", Method: name, Desc: "the GORM " + name}
-	switch name {
-	case "Update", "UpdateColumn":
-		col, ok := knowledge.ConstString(site.RoleArg(knowledge.Column))
-		if !ok {
-			return nil
-		}
-		if isGormExpr(site.RoleArg(knowledge.Value)) {
-			u.Bumps = append(u.Bumps, col)
-		} else {
-			u.Assigns = append(u.Assigns, col)
-		}
-	case "Updates", "UpdateColumns":
-		u.Assigns = append(u.Assigns, "*")
-	case "Save":
-		model := site.RoleArg(knowledge.Model)
-		u.Model = ModelType(model)
-		if u.Model == nil {
-			return nil
-		}
-		if _, isSlice := knowledge.Unwrap(model).Type().Underlying().(*types.Slice); isSlice {
-			return nil
-		}
-		u.LoadedModel = loadedModel(model)
-		u.Keyed = u.LoadedModel
-		u.Assigns = append(u.Assigns, "*")
-	default:
-		return nil
-	}
-	if !gormUpdateChain(u, site.Receiver()) || u.Model == nil {
-		return nil
-	}
-	if !u.Keyed {
-		return nil // GORM refuses an update without conditions
-	}
-	u.Count = gormCount(call)
-	if recv := site.Receiver(); recv != nil {
-		u.Handle = Root(recv)
-	}
-	return u
-}
-
-// gormUpdateChain walks the chain of an update: Model names the model
-// (zero or loaded), Where adds compared columns, Unscoped is noted.
-func gormUpdateChain(u *Update, v ssa.Value) bool {
-	for i := 0; i < MaxTrace && v != nil; i++ {
-		call, ok := knowledge.Unwrap(v).(*ssa.Call)
-		if !ok {
-			return true
-		}
-		step, ok := knowledge.Resolve(call.Common())
-		if !ok || step.Row == nil || step.Row.Result != knowledge.ChainResult {
-			return true
-		}
-		switch step.Row.Func.Name {
-		case "Where":
-			cond := step.RoleArg(knowledge.Cond)
-			text, ok := knowledge.ConstString(cond)
-			if !ok {
-				// A struct or map condition: its keys pin the row.
-				keys := StructKeys(cond)
-				if keys == nil {
-					u.WhereUnknown = true
-				}
-				for _, k := range keys {
-					u.WhereFields = append(u.WhereFields, k.Field)
-					u.Keyed = true
-				}
-				break
-			}
-			c := sqltext.ParseCondition(text)
-			if c == nil {
-				u.WhereUnknown = true
-				break
-			}
-			if c.Unknown {
-				u.WhereUnknown = true
-			}
-			for _, cmp := range c.Comparisons {
-				if !cmp.Conjunct || !cmp.Equality() {
-					continue
-				}
-				u.Compares = append(u.Compares, cmp.Column.Name)
-				u.Keyed = true
-			}
-		case "Model":
-			if u.Model == nil {
-				m := step.RoleArg(knowledge.Model)
-				u.Model = ModelType(m)
-				if u.Model == nil {
-					return false
-				}
-				u.ZeroModel = zeroModel(m)
-				u.LoadedModel = loadedModel(m)
-				if u.ZeroModel {
-					for _, k := range StructKeys(m) {
-						u.ModelFields = append(u.ModelFields, k.Field)
-					}
-					// GORM adds the primary key when the literal sets one.
-					u.Keyed = u.Keyed || len(u.ModelFields) > 0
-				} else {
-					u.Keyed = true // GORM adds the primary key of the model
-				}
-			}
-		case "Unscoped":
-			u.Unscoped = true
-		case "WithContext", "Session", "Debug", "Select", "Omit":
-		default:
-			return false
-		}
-		v = step.Receiver()
-	}
-	return true
-}
-
-// zeroModel reports whether m is &T{...} built in this function whose
-// fields are only set by the literal, and not read into by anything else:
-// a model with no loaded values.
-func zeroModel(m ssa.Value) bool {
-	alloc, ok := knowledge.Unwrap(m).(*ssa.Alloc)
-	if !ok {
-		return false
-	}
-	for _, ref := range *alloc.Referrers() {
-		switch x := ref.(type) {
-		case *ssa.FieldAddr:
-			for _, use := range *x.Referrers() {
-				if st, ok := use.(*ssa.Store); !ok || st.Addr != x {
-					return false
-				}
-			}
-		case *ssa.MakeInterface, *ssa.DebugRef:
-		default:
-			return false
-		}
-	}
-	return true
-}
-
-// loadedModel reports whether m points to a variable a GORM finder
-// (First, Take, Last, Find) reads into in the same function.
-func loadedModel(m ssa.Value) bool {
-	alloc, ok := knowledge.Unwrap(m).(*ssa.Alloc)
-	if !ok {
-		return false
-	}
-	for _, ref := range *alloc.Referrers() {
-		mi, ok := ref.(*ssa.MakeInterface)
-		if !ok {
-			continue
-		}
-		for _, use := range *mi.Referrers() {
-			call, ok := use.(ssa.CallInstruction)
-			if !ok {
-				continue
-			}
-			site, ok := knowledge.Resolve(call.Common())
-			if ok && site.Row != nil && site.Row.Kind == knowledge.Find {
-				if d := site.RoleArg(knowledge.Dest); d != nil && knowledge.Unwrap(d) == ssa.Value(alloc) {
-					return true
-				}
-			}
-		}
-	}
-	return false
-}
-
-// isGormExpr reports whether v is a gorm.Expr value.
-func isGormExpr(v ssa.Value) bool {
-	if v == nil {
-		return false
-	}
-	call, ok := knowledge.Unwrap(v).(*ssa.Call)
-	if !ok {
-		return false
-	}
-	site, ok := knowledge.Resolve(call.Common())
-	return ok && site.Row != nil && site.Row.Kind == knowledge.Expr
-}
-
-// gormCount follows the *gorm.DB a finisher returns: RowsAffected read is
-// checked; only Error read is ignored.
-func gormCount(call ssa.CallInstruction) CountUse {
-	v := call.Value()
-	if v == nil {
-		return CountUnknown
-	}
-	use := CountIgnored
-	for _, ref := range *v.Referrers() {
-		switch x := ref.(type) {
-		case *ssa.FieldAddr:
-			f := FieldOf(x)
-			if f == nil {
-				use = CountUnknown
-				continue
-			}
-			switch f.Name() {
-			case "RowsAffected":
-				return CountChecked
-			case "Error":
-			default:
-				use = CountUnknown
-			}
-		case *ssa.DebugRef:
-		default:
-			use = CountUnknown
 		}
 	}
 	return use

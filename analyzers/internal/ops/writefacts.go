@@ -92,7 +92,7 @@ func (e *extractor) writeSummary(fn *ssa.Function, s *Summary) *Summary {
 				}
 			}
 			if i := paramIndex(fn, p); i >= 0 {
-				writes = append(writes, ModelWriteFact{Param: i, Lib: lib, Desc: calleeName(site), Handle: h})
+				writes = append(writes, ModelWriteFact{Param: i, Lib: lib, Desc: CalleeName(site), Handle: h})
 			}
 		}
 	}
@@ -119,17 +119,10 @@ func returnedIn(fn *ssa.Function, v ssa.Value) int {
 	return -1
 }
 
-// wholeModelWrite returns the model a GORM Save or Updates(&m), or a
-// library's whole-model update (Library.WholeModel), writes whole.
+// wholeModelWrite returns the model a library's save or update call
+// writes whole (Library.WholeModel), with the library's name.
 func wholeModelWrite(site knowledge.Site) (ssa.Value, string, bool) {
-	row := site.Row
-	switch {
-	case row.Func.Pkg == "gorm.io/gorm" && row.Func.Recv == "DB" && row.Func.Name == "Save":
-		return knowledge.Unwrap(site.RoleArg(knowledge.Model)), "gorm", true
-	case row.Func.Pkg == "gorm.io/gorm" && row.Func.Recv == "DB" && row.Func.Name == "Updates" && isModelPtr(site.RoleArg(knowledge.Values)):
-		return knowledge.Unwrap(site.RoleArg(knowledge.Values)), "gorm", true
-	}
-	if l := libraryOf(row.Func.Pkg); l != nil && l.WholeModel != nil {
+	if l := libraryAt(site); l != nil && l.WholeModel != nil {
 		if m, ok := l.WholeModel(site); ok {
 			return m, l.Name, true
 		}

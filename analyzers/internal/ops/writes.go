@@ -2,7 +2,6 @@ package ops
 
 import (
 	"fmt"
-	"go/constant"
 	"go/types"
 	"reflect"
 	"strings"
@@ -134,13 +133,7 @@ func columnReads(e *extractor, fn *ssa.Function) []*ColumnRead {
 					out = append(out, rd)
 				}
 			case knowledge.Find:
-				if rd := gormRead(call, site); rd != nil {
-					out = append(out, rd)
-				} else if rd := libraryRead(call, site); rd != nil {
-					out = append(out, rd)
-				} else if rd := e.gormRawRead(call, site); rd != nil {
-					out = append(out, rd)
-				} else if rd := gormGenericRead(call, site); rd != nil {
+				if rd := libraryRead(call, site); rd != nil {
 					out = append(out, rd)
 				}
 			}
@@ -152,7 +145,7 @@ func columnReads(e *extractor, fn *ssa.Function) []*ColumnRead {
 // sqlRead makes a read of a SELECT whose one row is scanned by a Scan
 // call on the query's result.
 func (e *extractor) sqlRead(call *ssa.Call, site knowledge.Site) *ColumnRead {
-	stmt, h := e.statementOf(site)
+	stmt, h := StatementOf(site)
 	if stmt == nil || stmt.Kind != sqltext.KindSelect || !stmt.Understood() || stmt.Table.Name == "" || len(stmt.From) > 0 {
 		return nil
 	}
@@ -170,12 +163,12 @@ func (e *extractor) sqlRead(call *ssa.Call, site knowledge.Site) *ColumnRead {
 		}
 		return binds[p.Position-1]
 	}
-	lk := stmtRow(stmt, bind)
+	lk := StatementRow(stmt, bind)
 	if lk == nil || lk.Kind != Lookup {
 		return nil
 	}
 	rd := &ColumnRead{Instr: call, Table: stmt.Table.Name, Keys: lk.Keys, Handle: h, Lib: "sql",
-		Desc: "the SELECT of " + stmt.Table.Name + " (" + calleeName(site) + ")"}
+		Desc: "the SELECT of " + stmt.Table.Name + " (" + CalleeName(site) + ")"}
 	if dest := site.RoleArg(knowledge.Dest); dest != nil {
 		// sqlx Get(&v, ...) scans the row itself.
 		rd.Cols = append(rd.Cols, destCols(stmt, knowledge.Unwrap(dest))...)
@@ -221,7 +214,7 @@ func selectColumn(stmt *sqltext.Statement, rc sqltext.ResultColumn) (string, boo
 // rowLocal returns the local a row value returned by a call is stored in
 // (t := First(ctx); t.F -= d: its fields are then loaded from the local),
 // or the value itself.
-func rowLocal(row ssa.Value) ssa.Value {
+func RowLocal(row ssa.Value) ssa.Value {
 	if refs := row.Referrers(); refs != nil {
 		for _, ref := range *refs {
 			if st, ok := ref.(*ssa.Store); ok && st.Val == row {
@@ -302,32 +295,6 @@ func scanCallOn(ref ssa.Instruction, q *ssa.Call) *ssa.Call {
 	return c
 }
 
-// gormRead makes a read of GORM First, Take, Last or Find into a model
-// pointer.
-func gormRead(call *ssa.Call, site knowledge.Site) *ColumnRead {
-	if !strings.HasPrefix(site.Func.Pkg, "gorm.io/gorm") || site.Func.Recv != "DB" {
-		return nil
-	}
-	dest := site.RoleArg(knowledge.Dest)
-	if dest == nil {
-		return nil
-	}
-	addr := knowledge.Unwrap(dest)
-	model := ModelType(addr)
-	if model == nil {
-		return nil
-	}
-	op := &RowOp{Model: model}
-	if !gormChain(op, site.Receiver()) {
-		return nil
-	}
-	rd := &ColumnRead{Instr: call, Model: model, ModelAddr: addr, Keys: op.Keys, Lib: "gorm", Desc: calleeName(site)}
-	if recv := site.Receiver(); recv != nil {
-		rd.Handle = Root(recv)
-	}
-	return rd
-}
-
 // ColumnWrites returns the writes of fn that store a Go value into a
 // column.
 func (r *Result) ColumnWrites(fn *ssa.Function) []*ColumnWrite {
@@ -358,14 +325,9 @@ func (r *Result) ColumnWrites(fn *ssa.Function) []*ColumnWrite {
 			case knowledge.Exec:
 				out = append(out, r.e.sqlWrites(call, site)...)
 			case knowledge.Save, knowledge.Update:
-				out = append(out, gormWrites(fn, call, site)...)
-				if l := libraryOf(site.Func.Pkg); l != nil && l.Writes != nil {
+				if l := libraryAt(site); l != nil && l.Writes != nil {
 					out = append(out, l.Writes(fn, call, site)...)
 				}
-				if w := gormGenericWrite(call, site); w != nil {
-					out = append(out, w)
-				}
-				out = append(out, gormGenericUpdates(call, site)...)
 			}
 		}
 	}
@@ -374,7 +336,7 @@ func (r *Result) ColumnWrites(fn *ssa.Function) []*ColumnWrite {
 
 // sqlWrites makes a write of each SET c = $n of an UPDATE.
 func (e *extractor) sqlWrites(call *ssa.Call, site knowledge.Site) []*ColumnWrite {
-	stmt, h := e.statementOf(site)
+	stmt, h := StatementOf(site)
 	if stmt == nil {
 		return nil
 	}
@@ -392,7 +354,7 @@ func (e *extractor) sqlWrites(call *ssa.Call, site knowledge.Site) []*ColumnWrit
 		}
 		return binds[p.Position-1]
 	}
-	return updateWrites(call, stmt, h, bind, "sql", "the UPDATE of "+stmt.Table.Name+" ("+calleeName(site)+")")
+	return updateWrites(call, stmt, h, bind, "sql", "the UPDATE of "+stmt.Table.Name+" ("+CalleeName(site)+")")
 }
 
 // updateWrites makes a write of each SET c = $n of an UPDATE run by call,
@@ -444,113 +406,6 @@ func updateWrites(call *ssa.Call, stmt *sqltext.Statement, h ssa.Value, bind fun
 	return out
 }
 
-// gormWrites makes the writes of GORM Save(&m) and Updates(&m) (each
-// field of m stored since it was loaded), Update("c", v) and
-// UpdateColumn("c", v) on Model(&m), and Updates(map[string]any{...}).
-func gormWrites(fn *ssa.Function, call *ssa.Call, site knowledge.Site) []*ColumnWrite {
-	if !strings.HasPrefix(site.Func.Pkg, "gorm.io/gorm") || site.Func.Recv != "DB" {
-		return nil
-	}
-	var h ssa.Value
-	if recv := site.Receiver(); recv != nil {
-		h = Root(recv)
-	}
-	op := &RowOp{}
-	modelAddr := gormModelAddr(site.Receiver())
-	if !gormChain(op, site.Receiver()) {
-		return nil
-	}
-	// A Where step on an update of a loaded model adds to its primary
-	// key: a version predicate or a compare-and-set on the old value.
-	base := ColumnWrite{Instr: call, Handle: h, Lib: "gorm", Desc: calleeName(site), Keys: op.Keys, Guarded: gormWhere(site.Receiver())}
-	name := site.Row.Func.Name
-	switch {
-	case name == "Save" || (name == "Updates" && isModelPtr(site.RoleArg(knowledge.Values))):
-		arg := site.RoleArg(knowledge.Model)
-		if arg == nil {
-			arg = site.RoleArg(knowledge.Values)
-		}
-		addr := knowledge.Unwrap(arg)
-		model := ModelType(addr)
-		if model == nil {
-			return nil
-		}
-		var out []*ColumnWrite
-		for _, st := range FieldStores(fn, addr) {
-			fa := st.Addr.(*ssa.FieldAddr)
-			f := FieldOf(fa)
-			if f == nil {
-				continue
-			}
-			w := base
-			w.Model, w.ModelAddr, w.Field, w.Value, w.Store = model, addr, f.Name(), st.Val, st
-			out = append(out, &w)
-		}
-		return out
-	case name == "Update" || name == "UpdateColumn":
-		col, ok := knowledge.ConstString(site.RoleArg(knowledge.Column))
-		if !ok || modelAddr == nil {
-			return nil
-		}
-		val := knowledge.Unwrap(site.RoleArg(knowledge.Value))
-		w := base
-		w.Model, w.ModelAddr, w.Column, w.Value = ModelType(modelAddr), modelAddr, col, val
-		if bin, ok := val.(*ssa.BinOp); ok && (bin.Op.String() == "+" || bin.Op.String() == "-") {
-			w.Delta, w.DeltaOp = bin.Y, bin.Op.String()
-		}
-		return []*ColumnWrite{&w}
-	case name == "Updates" || name == "UpdateColumns":
-		mm, ok := knowledge.Unwrap(site.RoleArg(knowledge.Values)).(*ssa.MakeMap)
-		if !ok || modelAddr == nil {
-			return nil
-		}
-		var out []*ColumnWrite
-		for _, ref := range *mm.Referrers() {
-			up, ok := ref.(*ssa.MapUpdate)
-			if !ok {
-				continue
-			}
-			k, ok := knowledge.Unwrap(up.Key).(*ssa.Const)
-			if !ok || k.Value == nil || k.Value.Kind() != constant.String {
-				continue
-			}
-			w := base
-			w.Model, w.ModelAddr, w.Column, w.Value = ModelType(modelAddr), modelAddr, constant.StringVal(k.Value), knowledge.Unwrap(up.Value)
-			out = append(out, &w)
-		}
-		return out
-	}
-	return nil
-}
-
-// gormModelAddr returns the model pointer given to Model in the chain v,
-// or nil.
-func gormModelAddr(v ssa.Value) ssa.Value {
-	for i := 0; i < MaxTrace && v != nil; i++ {
-		call, ok := knowledge.Unwrap(v).(*ssa.Call)
-		if !ok {
-			return nil
-		}
-		step, ok := knowledge.Resolve(call.Common())
-		if !ok || step.Row == nil || step.Row.Result != knowledge.ChainResult {
-			return nil
-		}
-		if step.Row.Func.Name == "Model" {
-			return knowledge.Unwrap(step.RoleArg(knowledge.Model))
-		}
-		v = step.Receiver()
-	}
-	return nil
-}
-
-func isModelPtr(v ssa.Value) bool {
-	if v == nil {
-		return false
-	}
-	_, ok := knowledge.Unwrap(v).Type().Underlying().(*types.Pointer)
-	return ok && ModelType(knowledge.Unwrap(v)) != nil
-}
-
 // FieldStores returns the stores into a field of the struct at addr.
 func FieldStores(fn *ssa.Function, addr ssa.Value) []*ssa.Store {
 	var out []*ssa.Store
@@ -579,70 +434,4 @@ func (w *ColumnWrite) String() string {
 		what = w.Field
 	}
 	return fmt.Sprintf("write(%s%v.%s)", w.Table, w.Model, what)
-}
-
-// gormWhere reports whether the chain v has a Where step.
-func gormWhere(v ssa.Value) bool {
-	for i := 0; i < MaxTrace && v != nil; i++ {
-		call, ok := knowledge.Unwrap(v).(*ssa.Call)
-		if !ok {
-			return false
-		}
-		step, ok := knowledge.Resolve(call.Common())
-		if !ok || step.Row == nil || step.Row.Result != knowledge.ChainResult {
-			return false
-		}
-		if step.Row.Func.Name == "Where" {
-			return true
-		}
-		v = step.Receiver()
-	}
-	return false
-}
-
-// gormRawRead makes a read of GORM Raw("SELECT c FROM t WHERE ...",
-// args...).Scan(&v): one column scanned into one local.
-func (e *extractor) gormRawRead(call *ssa.Call, site knowledge.Site) *ColumnRead {
-	if site.Row.Func.Pkg != "gorm.io/gorm" || site.Row.Func.Recv != "DB" || site.Row.Func.Name != "Scan" {
-		return nil
-	}
-	raw, ok := knowledge.Unwrap(site.Receiver()).(*ssa.Call)
-	if !ok {
-		return nil
-	}
-	rsite, ok := knowledge.Resolve(raw.Common())
-	if !ok || rsite.Row == nil || rsite.Row.Kind != knowledge.Raw {
-		return nil
-	}
-	stmt, h := e.statementOf(rsite)
-	if stmt == nil || stmt.Kind != sqltext.KindSelect || !stmt.Understood() || stmt.Table.Name == "" || len(stmt.From) > 0 || len(stmt.SelectList) != 1 {
-		return nil
-	}
-	rc := stmt.SelectList[0]
-	if rc.Expr.Kind != sqltext.ExprColumn || len(rc.Expr.Columns) != 1 || rc.Name == "*" {
-		return nil
-	}
-	dest := knowledge.Unwrap(site.RoleArg(knowledge.Dest))
-	if _, ok := dest.(*ssa.Alloc); !ok {
-		return nil
-	}
-	var binds []ssa.Value
-	if i, ok := rsite.Row.Param(knowledge.Binds); ok {
-		vals, ok := rsite.Variadic(i)
-		if !ok {
-			return nil
-		}
-		binds = vals
-	}
-	lk := stmtRow(stmt, func(p sqltext.Placeholder) ssa.Value {
-		if p.Named() || p.Position < 1 || p.Position > len(binds) {
-			return nil
-		}
-		return binds[p.Position-1]
-	})
-	if lk == nil || lk.Kind != Lookup {
-		return nil
-	}
-	return &ColumnRead{Instr: call, Table: stmt.Table.Name, Keys: lk.Keys, Handle: h, Lib: "gorm",
-		Cols: []ReadCol{{Column: rc.Expr.Columns[0].Name, Addr: dest}}, Desc: "the SELECT of " + stmt.Table.Name + " (" + calleeName(rsite) + ")"}
 }

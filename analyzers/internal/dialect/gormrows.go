@@ -1,0 +1,277 @@
+package dialect
+
+import (
+	"go/token"
+	"go/types"
+
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/idemlint/idemlint/analyzers/internal/knowledge"
+	"github.com/idemlint/idemlint/analyzers/internal/ops"
+)
+
+// gormRow classifies a classic GORM finisher: First, Take, Last or Count
+// with conditions (inline, or Where steps of its chain) is a lookup;
+// Create a insert of its model. The table is the model's, which the
+// schema layer names (RowOp.Model); keys given by a struct carry the Go
+// field (KeyValue.Field), keys given by SQL fragments the column. Nil
+// when a step of the chain is not understood.
+func gormRow(site knowledge.Site) *ops.RowOp {
+	row := site.Row
+	name := row.Func.Name
+	if row.Func.Pkg != gormPkg {
+		return nil
+	}
+	generic := false
+	switch row.Func.Recv {
+	case "DB":
+	case "ExecInterface", "ChainInterface", "CreateInterface":
+		generic = true // gorm.G[T](db)...
+	default:
+		return nil
+	}
+	var kind ops.RowKind
+	switch {
+	case row.Kind == knowledge.Find && (name == "First" || name == "Take" || name == "Last" || name == "Count" || (name == "Find" && !generic)):
+		kind = ops.Lookup
+	case row.Kind == knowledge.Insert && name == "Create":
+		kind = ops.Insert
+	default:
+		return nil
+	}
+	op := &ops.RowOp{Kind: kind, Lib: "gorm", FromLibrary: true, NilResult: -1}
+	if recv := site.Receiver(); recv != nil {
+		op.Handle = ops.Root(recv)
+	}
+	switch kind {
+	case ops.Lookup:
+		if generic {
+			if name == "Count" {
+				return nil
+			}
+			op.Model = typeArg(site.Receiver())
+		} else if name != "Count" {
+			op.Model = ops.ModelType(site.RoleArg(knowledge.Dest))
+		}
+		if i, ok := row.Param(knowledge.Cond); ok {
+			conds, ok := site.Variadic(i)
+			if !ok || !gormConds(op, conds) {
+				return nil
+			}
+		}
+	case ops.Insert:
+		model := site.RoleArg(knowledge.Model)
+		op.Model = ops.ModelType(model)
+		op.Keys = ops.StructKeys(model)
+	}
+	if !gormChain(op, site.Receiver()) || op.Model == nil || len(op.Keys) == 0 {
+		return nil
+	}
+	op.Desc = "the GORM " + name
+	return op
+}
+
+// firstOrCreateKeys fills in the model and the keys of a FirstOrCreate
+// from its inline conditions and the Where calls before it, when they are
+// understood; the operation is reported either way, so a key not
+// understood is only left out.
+func firstOrCreateKeys(op *ops.RowOp, site knowledge.Site) {
+	op.Model = ops.ModelType(site.RoleArg(knowledge.Dest))
+	if op.Model == nil {
+		return
+	}
+	if i, ok := site.Row.Param(knowledge.Cond); ok {
+		if conds, ok := site.Variadic(i); !ok || !gormConds(op, conds) {
+			op.Keys = nil
+			return
+		}
+	}
+	if !gormChain(op, site.Receiver()) {
+		op.Keys = nil
+	}
+}
+
+// gormConds adds the keys of inline conditions: a SQL fragment and its
+// binds, or a struct. False when they are not understood.
+func gormConds(op *ops.RowOp, conds []ssa.Value) bool {
+	if len(conds) == 0 {
+		return true
+	}
+	if text, ok := knowledge.ConstString(conds[0]); ok {
+		return ops.FragmentKeys(op, text, conds[1:])
+	}
+	if len(conds) == 1 {
+		keys := ops.StructKeys(conds[0])
+		if keys == nil {
+			return false
+		}
+		op.Keys = append(op.Keys, keys...)
+		return true
+	}
+	return false
+}
+
+// gormChain walks the builder chain of a finisher: Where steps add keys,
+// Model names the model, Clauses with an OnConflict makes a Create
+// idempotent. False on a step that changes what is read in ways not
+// followed (Raw, Joins, Or, Not, Table, Scopes).
+func gormChain(op *ops.RowOp, v ssa.Value) bool {
+	for i := 0; i < ops.MaxTrace && v != nil; i++ {
+		call, ok := knowledge.Unwrap(v).(*ssa.Call)
+		if !ok {
+			return true // the handle itself
+		}
+		step, ok := knowledge.Resolve(call.Common())
+		if !ok || step.Row == nil || step.Row.Result != knowledge.ChainResult {
+			return true // a handle returned by something else (a Begin)
+		}
+		switch step.Row.Func.Name {
+		case "Where":
+			cond := step.RoleArg(knowledge.Cond)
+			if text, ok := knowledge.ConstString(cond); ok {
+				var binds []ssa.Value
+				if j, ok := step.Row.Param(knowledge.Binds); ok {
+					if binds, ok = step.Variadic(j); !ok {
+						return false
+					}
+				}
+				if !ops.FragmentKeys(op, text, binds) {
+					return false
+				}
+			} else {
+				keys := ops.StructKeys(cond)
+				if keys == nil {
+					return false
+				}
+				op.Keys = append(op.Keys, keys...)
+			}
+		case "Model":
+			if op.Model == nil {
+				op.Model = ops.ModelType(step.RoleArg(knowledge.Model))
+			}
+		case "Clauses", "G":
+			if j, ok := step.Row.Param(knowledge.Clauses); ok {
+				clauses, ok := step.Variadic(j)
+				if !ok {
+					return false
+				}
+				for _, c := range clauses {
+					if c != nil && ops.HandleRole(c.Type()) == knowledge.ConflictClause {
+						op.Conflict = &ops.RowConflict{Unknown: true}
+					}
+				}
+			}
+		case "WithContext", "Session", "Debug", "Select", "Omit", "Limit", "Order", "Preload", "Unscoped", "Attrs", "Assign", "Set":
+		default:
+			return false
+		}
+		v = step.Receiver()
+	}
+	return true
+}
+
+// typeArg returns the model type T of a gorm.G[T] chain value (an
+// interface instantiated with T), or nil.
+func typeArg(v ssa.Value) types.Type {
+	if v == nil {
+		return nil
+	}
+	n, ok := types.Unalias(v.Type()).(*types.Named)
+	if !ok || n.TypeArgs().Len() != 1 {
+		return nil
+	}
+	t := n.TypeArgs().At(0)
+	if _, ok := t.Underlying().(*types.Struct); !ok {
+		return nil
+	}
+	return t
+}
+
+// genericRow returns the model of a generics chain (its type argument)
+// and the keys its Where steps pin; a nil model when either is unknown.
+func genericRow(site knowledge.Site) (types.Type, []ops.KeyValue) {
+	model := typeArg(site.Receiver())
+	if model == nil {
+		return nil, nil
+	}
+	op := &ops.RowOp{Model: model}
+	if !gormChain(op, site.Receiver()) || len(op.Keys) == 0 {
+		return nil, nil
+	}
+	return model, op.Keys
+}
+
+// gormGenericRead makes a read of First, Take or Last of the generics
+// API: its model is the type argument, its keys the chain's Where steps,
+// its row the T value returned (or the local it is stored in).
+func gormGenericRead(call *ssa.Call, site knowledge.Site) *ops.ColumnRead {
+	if site.Func.Pkg != gormPkg || site.Func.Recv != "ExecInterface" {
+		return nil
+	}
+	switch site.Row.Func.Name {
+	case "First", "Take", "Last":
+	default:
+		return nil
+	}
+	model, keys := genericRow(site)
+	if model == nil {
+		return nil
+	}
+	row := ops.EntityResult(call)
+	if row == nil {
+		return nil
+	}
+	return &ops.ColumnRead{Instr: call, Model: model, ModelAddr: ops.RowLocal(row), Keys: keys, Handle: ops.Root(site.Receiver()),
+		Lib: "gorm", Desc: ops.CalleeName(site)}
+}
+
+// gormGenericUpdates makes the writes of Updates(ctx, t) of the generics
+// API: one per field of the struct value t stored in its literal (GORM
+// writes the non-zero fields), the row the one the chain's Where steps
+// pin. The field's column is the schema layer's (ColumnWrite.Field).
+func gormGenericUpdates(call *ssa.Call, site knowledge.Site) []*ops.ColumnWrite {
+	if site.Func.Pkg != gormPkg || site.Func.Recv != "ChainInterface" || site.Row.Func.Name != "Updates" {
+		return nil
+	}
+	model, keys := genericRow(site)
+	if model == nil {
+		return nil
+	}
+	load, ok := knowledge.Unwrap(site.RoleArg(knowledge.Values)).(*ssa.UnOp)
+	if !ok || load.Op != token.MUL {
+		return nil
+	}
+	alloc, ok := load.X.(*ssa.Alloc)
+	if !ok {
+		return nil
+	}
+	var out []*ops.ColumnWrite
+	for _, a := range ops.LiteralAllocs(alloc) {
+		for _, st := range ops.FieldStores(call.Parent(), a) {
+			if f := ops.FieldOf(st.Addr.(*ssa.FieldAddr)); f != nil {
+				out = append(out, &ops.ColumnWrite{Instr: call, Model: model, Field: f.Name(), Value: st.Val,
+					Keys: keys, Handle: ops.Root(site.Receiver()), Lib: "gorm", Desc: ops.CalleeName(site)})
+			}
+		}
+	}
+	return out
+}
+
+// gormGenericWrite makes the write of Update(ctx, "c", v) of the
+// generics API: the model is the chain's type argument, the row the one
+// its Where steps pin.
+func gormGenericWrite(call *ssa.Call, site knowledge.Site) *ops.ColumnWrite {
+	if site.Func.Pkg != gormPkg || site.Func.Recv != "ChainInterface" || site.Row.Func.Name != "Update" {
+		return nil
+	}
+	col, ok := knowledge.ConstString(site.RoleArg(knowledge.Column))
+	if !ok {
+		return nil
+	}
+	model, keys := genericRow(site)
+	if model == nil {
+		return nil
+	}
+	return &ops.ColumnWrite{Instr: call, Model: model, Column: col, Value: knowledge.Unwrap(site.RoleArg(knowledge.Value)),
+		Keys: keys, Handle: ops.Root(site.Receiver()), Lib: "gorm", Desc: ops.CalleeName(site)}
+}

@@ -1,0 +1,212 @@
+package dialect
+
+import (
+	"go/constant"
+	"go/types"
+	"strings"
+
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/idemlint/idemlint/analyzers/internal/knowledge"
+	"github.com/idemlint/idemlint/analyzers/internal/ops"
+	"github.com/idemlint/idemlint/analyzers/internal/sqltext"
+)
+
+// gormRead makes a read of GORM First, Take, Last or Find into a model
+// pointer.
+func gormRead(call *ssa.Call, site knowledge.Site) *ops.ColumnRead {
+	if !strings.HasPrefix(site.Func.Pkg, gormPkg) || site.Func.Recv != "DB" {
+		return nil
+	}
+	dest := site.RoleArg(knowledge.Dest)
+	if dest == nil {
+		return nil
+	}
+	addr := knowledge.Unwrap(dest)
+	model := ops.ModelType(addr)
+	if model == nil {
+		return nil
+	}
+	op := &ops.RowOp{Model: model}
+	if !gormChain(op, site.Receiver()) {
+		return nil
+	}
+	rd := &ops.ColumnRead{Instr: call, Model: model, ModelAddr: addr, Keys: op.Keys, Lib: "gorm", Desc: ops.CalleeName(site)}
+	if recv := site.Receiver(); recv != nil {
+		rd.Handle = ops.Root(recv)
+	}
+	return rd
+}
+
+// gormWrites makes the writes of GORM Save(&m) and Updates(&m) (each
+// field of m stored since it was loaded), Update("c", v) and
+// UpdateColumn("c", v) on Model(&m), and Updates(map[string]any{...}).
+func gormWrites(fn *ssa.Function, call *ssa.Call, site knowledge.Site) []*ops.ColumnWrite {
+	if !strings.HasPrefix(site.Func.Pkg, gormPkg) || site.Func.Recv != "DB" {
+		return nil
+	}
+	var h ssa.Value
+	if recv := site.Receiver(); recv != nil {
+		h = ops.Root(recv)
+	}
+	op := &ops.RowOp{}
+	modelAddr := gormModelAddr(site.Receiver())
+	if !gormChain(op, site.Receiver()) {
+		return nil
+	}
+	// A Where step on an update of a loaded model adds to its primary
+	// key: a version predicate or a compare-and-set on the old value.
+	base := ops.ColumnWrite{Instr: call, Handle: h, Lib: "gorm", Desc: ops.CalleeName(site), Keys: op.Keys, Guarded: gormWhere(site.Receiver())}
+	name := site.Row.Func.Name
+	switch {
+	case name == "Save" || (name == "Updates" && isModelPtr(site.RoleArg(knowledge.Values))):
+		arg := site.RoleArg(knowledge.Model)
+		if arg == nil {
+			arg = site.RoleArg(knowledge.Values)
+		}
+		addr := knowledge.Unwrap(arg)
+		model := ops.ModelType(addr)
+		if model == nil {
+			return nil
+		}
+		var out []*ops.ColumnWrite
+		for _, st := range ops.FieldStores(fn, addr) {
+			fa := st.Addr.(*ssa.FieldAddr)
+			f := ops.FieldOf(fa)
+			if f == nil {
+				continue
+			}
+			w := base
+			w.Model, w.ModelAddr, w.Field, w.Value, w.Store = model, addr, f.Name(), st.Val, st
+			out = append(out, &w)
+		}
+		return out
+	case name == "Update" || name == "UpdateColumn":
+		col, ok := knowledge.ConstString(site.RoleArg(knowledge.Column))
+		if !ok || modelAddr == nil {
+			return nil
+		}
+		val := knowledge.Unwrap(site.RoleArg(knowledge.Value))
+		w := base
+		w.Model, w.ModelAddr, w.Column, w.Value = ops.ModelType(modelAddr), modelAddr, col, val
+		if bin, ok := val.(*ssa.BinOp); ok && (bin.Op.String() == "+" || bin.Op.String() == "-") {
+			w.Delta, w.DeltaOp = bin.Y, bin.Op.String()
+		}
+		return []*ops.ColumnWrite{&w}
+	case name == "Updates" || name == "UpdateColumns":
+		mm, ok := knowledge.Unwrap(site.RoleArg(knowledge.Values)).(*ssa.MakeMap)
+		if !ok || modelAddr == nil {
+			return nil
+		}
+		var out []*ops.ColumnWrite
+		for _, ref := range *mm.Referrers() {
+			up, ok := ref.(*ssa.MapUpdate)
+			if !ok {
+				continue
+			}
+			k, ok := knowledge.Unwrap(up.Key).(*ssa.Const)
+			if !ok || k.Value == nil || k.Value.Kind() != constant.String {
+				continue
+			}
+			w := base
+			w.Model, w.ModelAddr, w.Column, w.Value = ops.ModelType(modelAddr), modelAddr, constant.StringVal(k.Value), knowledge.Unwrap(up.Value)
+			out = append(out, &w)
+		}
+		return out
+	}
+	return nil
+}
+
+// gormModelAddr returns the model pointer given to Model in the chain v,
+// or nil.
+func gormModelAddr(v ssa.Value) ssa.Value {
+	for i := 0; i < ops.MaxTrace && v != nil; i++ {
+		call, ok := knowledge.Unwrap(v).(*ssa.Call)
+		if !ok {
+			return nil
+		}
+		step, ok := knowledge.Resolve(call.Common())
+		if !ok || step.Row == nil || step.Row.Result != knowledge.ChainResult {
+			return nil
+		}
+		if step.Row.Func.Name == "Model" {
+			return knowledge.Unwrap(step.RoleArg(knowledge.Model))
+		}
+		v = step.Receiver()
+	}
+	return nil
+}
+
+// gormWhere reports whether the chain v has a Where step.
+func gormWhere(v ssa.Value) bool {
+	for i := 0; i < ops.MaxTrace && v != nil; i++ {
+		call, ok := knowledge.Unwrap(v).(*ssa.Call)
+		if !ok {
+			return false
+		}
+		step, ok := knowledge.Resolve(call.Common())
+		if !ok || step.Row == nil || step.Row.Result != knowledge.ChainResult {
+			return false
+		}
+		if step.Row.Func.Name == "Where" {
+			return true
+		}
+		v = step.Receiver()
+	}
+	return false
+}
+
+// gormRawRead makes a read of GORM Raw("SELECT c FROM t WHERE ...",
+// args...).Scan(&v): one column scanned into one local.
+func gormRawRead(call *ssa.Call, site knowledge.Site) *ops.ColumnRead {
+	if site.Row.Func.Pkg != gormPkg || site.Row.Func.Recv != "DB" || site.Row.Func.Name != "Scan" {
+		return nil
+	}
+	raw, ok := knowledge.Unwrap(site.Receiver()).(*ssa.Call)
+	if !ok {
+		return nil
+	}
+	rsite, ok := knowledge.Resolve(raw.Common())
+	if !ok || rsite.Row == nil || rsite.Row.Kind != knowledge.Raw {
+		return nil
+	}
+	stmt, h := ops.StatementOf(rsite)
+	if stmt == nil || stmt.Kind != sqltext.KindSelect || !stmt.Understood() || stmt.Table.Name == "" || len(stmt.From) > 0 || len(stmt.SelectList) != 1 {
+		return nil
+	}
+	rc := stmt.SelectList[0]
+	if rc.Expr.Kind != sqltext.ExprColumn || len(rc.Expr.Columns) != 1 || rc.Name == "*" {
+		return nil
+	}
+	dest := knowledge.Unwrap(site.RoleArg(knowledge.Dest))
+	if _, ok := dest.(*ssa.Alloc); !ok {
+		return nil
+	}
+	var binds []ssa.Value
+	if i, ok := rsite.Row.Param(knowledge.Binds); ok {
+		vals, ok := rsite.Variadic(i)
+		if !ok {
+			return nil
+		}
+		binds = vals
+	}
+	lk := ops.StatementRow(stmt, func(p sqltext.Placeholder) ssa.Value {
+		if p.Named() || p.Position < 1 || p.Position > len(binds) {
+			return nil
+		}
+		return binds[p.Position-1]
+	})
+	if lk == nil || lk.Kind != ops.Lookup {
+		return nil
+	}
+	return &ops.ColumnRead{Instr: call, Table: stmt.Table.Name, Keys: lk.Keys, Handle: h, Lib: "gorm",
+		Cols: []ops.ReadCol{{Column: rc.Expr.Columns[0].Name, Addr: dest}}, Desc: "the SELECT of " + stmt.Table.Name + " (" + ops.CalleeName(rsite) + ")"}
+}
+
+func isModelPtr(v ssa.Value) bool {
+	if v == nil {
+		return false
+	}
+	_, ok := knowledge.Unwrap(v).Type().Underlying().(*types.Pointer)
+	return ok && ops.ModelType(knowledge.Unwrap(v)) != nil
+}
