@@ -182,20 +182,11 @@ func gormRawRead(call *ssa.Call, site knowledge.Site) *ops.ColumnRead {
 	if _, ok := dest.(*ssa.Alloc); !ok {
 		return nil
 	}
-	var binds []ssa.Value
-	if i, ok := rsite.Row.Param(knowledge.Binds); ok {
-		vals, ok := rsite.Variadic(i)
-		if !ok {
-			return nil
-		}
-		binds = vals
+	bind, ok := ops.Binder(rsite)
+	if !ok {
+		return nil
 	}
-	lk := ops.StatementRow(stmt, func(p sqltext.Placeholder) ssa.Value {
-		if p.Named() || p.Position < 1 || p.Position > len(binds) {
-			return nil
-		}
-		return binds[p.Position-1]
-	})
+	lk := ops.StatementRow(stmt, bind)
 	if lk == nil || lk.Kind != ops.Lookup {
 		return nil
 	}

@@ -169,14 +169,17 @@ func (e *extractor) library(caller *ssa.Function, call ssa.CallInstruction, site
 	return nil
 }
 
-// statementOf returns the SQL a Query or Exec call runs and the handle it
-// runs on. A prepared statement's SQL and handle are those of the Prepare
-// call its receiver comes from.
+// StatementOf returns the SQL a Query or Exec call runs and the handle it
+// runs on: a constant, or what a library's query builder made
+// (Library.BuildSQL). A prepared statement's SQL and handle are those of
+// the Prepare call its receiver comes from.
 func StatementOf(site knowledge.Site) (*sqltext.Statement, ssa.Value) {
 	if sqlArg := site.RoleArg(knowledge.SQL); sqlArg != nil {
 		text, ok := knowledge.ConstString(sqlArg)
 		if !ok {
-			return nil, nil
+			if text, _, ok = builtSQL(sqlArg, bindsArg(site)); !ok {
+				return nil, nil
+			}
 		}
 		var h ssa.Value
 		if arg := site.RoleArg(knowledge.Handle); arg != nil {
@@ -199,6 +202,48 @@ func StatementOf(site knowledge.Site) (*sqltext.Statement, ssa.Value) {
 		return nil, nil
 	}
 	return StatementOf(psite)
+}
+
+// bindsArg returns the argument a call binds its placeholders with (the
+// variadic slice), or nil.
+func bindsArg(site knowledge.Site) ssa.Value {
+	if site.Row == nil {
+		return nil
+	}
+	if i, ok := site.Row.Param(knowledge.Binds); ok {
+		return site.Arg(i)
+	}
+	return nil
+}
+
+// Binder returns the value bound to each placeholder of the SQL a
+// library call runs: one of its variadic binds, or of the query builder
+// that made its SQL (Library.BuildSQL). ok is false when they cannot be
+// known (a slice built at run time).
+func Binder(site knowledge.Site) (bind func(sqltext.Placeholder) ssa.Value, ok bool) {
+	var binds []ssa.Value
+	if i, has := site.Row.Param(knowledge.Binds); has {
+		vals, ok := site.Variadic(i)
+		if !ok {
+			sqlArg := site.RoleArg(knowledge.SQL)
+			if sqlArg == nil {
+				return nil, false
+			}
+			if _, isConst := knowledge.ConstString(sqlArg); isConst {
+				return nil, false
+			}
+			if _, vals, ok = builtSQL(sqlArg, site.Arg(i)); !ok {
+				return nil, false
+			}
+		}
+		binds = vals
+	}
+	return func(p sqltext.Placeholder) ssa.Value {
+		if p.Named() || p.Position < 1 || p.Position > len(binds) {
+			return nil
+		}
+		return binds[p.Position-1]
+	}, true
 }
 
 // lockOf says whether running stmt takes a lock that lasts until the end

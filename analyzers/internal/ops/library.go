@@ -39,6 +39,13 @@ type Library struct {
 	// *gorm.DB whose RowsAffected says it); ok is false where the result
 	// carries it as database/sql's does.
 	Count func(call ssa.CallInstruction, site knowledge.Site) (use CountUse, ok bool)
+	// BuildSQL reads the SQL text a query builder of the library made at
+	// run time (squirrel's ToSql) from the value passed as a database
+	// call's SQL argument, with the values bound to its placeholders in
+	// order ($1 is binds[0]); binds is the value passed as the call's
+	// variadic binds, which must be the builder's own. ok is false when the
+	// value is not the library's or what it builds cannot be known.
+	BuildSQL func(sql, binds ssa.Value) (text string, values []ssa.Value, ok bool)
 	// ModelColumns names the table of a model type and the column of each
 	// of its fields, for the reads and writes a helper's summary reports
 	// in the library's name; "" and nil when the library cannot tell.
@@ -88,4 +95,17 @@ func libraryRead(call *ssa.Call, site knowledge.Site) *ColumnRead {
 		return l.Read(call, site)
 	}
 	return nil
+}
+
+// builtSQL asks the libraries for the SQL text a builder made and the
+// values it binds, for the SQL argument of a database call.
+func builtSQL(sqlArg, binds ssa.Value) (string, []ssa.Value, bool) {
+	for _, l := range libraries {
+		if l.BuildSQL != nil {
+			if text, vals, ok := l.BuildSQL(sqlArg, binds); ok {
+				return text, vals, true
+			}
+		}
+	}
+	return "", nil, false
 }

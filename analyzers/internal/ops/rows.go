@@ -319,19 +319,9 @@ func (e *extractor) libraryRow(call ssa.CallInstruction, site knowledge.Site) []
 		if stmt == nil {
 			return nil
 		}
-		var binds []ssa.Value
-		if i, ok := row.Param(knowledge.Binds); ok {
-			vals, ok := site.Variadic(i)
-			if !ok {
-				return nil
-			}
-			binds = vals
-		}
-		bind := func(p sqltext.Placeholder) ssa.Value {
-			if p.Named() || p.Position < 1 || p.Position > len(binds) {
-				return nil
-			}
-			return binds[p.Position-1]
+		bind, ok := Binder(site)
+		if !ok {
+			return nil
 		}
 		op := StatementRow(stmt, bind)
 		if op == nil {

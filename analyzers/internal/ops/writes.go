@@ -149,19 +149,9 @@ func (e *extractor) sqlRead(call *ssa.Call, site knowledge.Site) *ColumnRead {
 	if stmt == nil || stmt.Kind != sqltext.KindSelect || !stmt.Understood() || stmt.Table.Name == "" || len(stmt.From) > 0 {
 		return nil
 	}
-	var binds []ssa.Value
-	if i, ok := site.Row.Param(knowledge.Binds); ok {
-		vals, ok := site.Variadic(i)
-		if !ok {
-			return nil
-		}
-		binds = vals
-	}
-	bind := func(p sqltext.Placeholder) ssa.Value {
-		if p.Named() || p.Position < 1 || p.Position > len(binds) {
-			return nil
-		}
-		return binds[p.Position-1]
+	bind, ok := Binder(site)
+	if !ok {
+		return nil
 	}
 	lk := StatementRow(stmt, bind)
 	if lk == nil || lk.Kind != Lookup {
@@ -340,19 +330,9 @@ func (e *extractor) sqlWrites(call *ssa.Call, site knowledge.Site) []*ColumnWrit
 	if stmt == nil {
 		return nil
 	}
-	var binds []ssa.Value
-	if i, ok := site.Row.Param(knowledge.Binds); ok {
-		vals, ok := site.Variadic(i)
-		if !ok {
-			return nil
-		}
-		binds = vals
-	}
-	bind := func(p sqltext.Placeholder) ssa.Value {
-		if p.Named() || p.Position < 1 || p.Position > len(binds) {
-			return nil
-		}
-		return binds[p.Position-1]
+	bind, ok := Binder(site)
+	if !ok {
+		return nil
 	}
 	return updateWrites(call, stmt, h, bind, "sql", "the UPDATE of "+stmt.Table.Name+" ("+CalleeName(site)+")")
 }
