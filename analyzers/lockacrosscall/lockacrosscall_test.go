@@ -13,7 +13,8 @@ import (
 
 func Test(t *testing.T) {
 	analysistest.Run(t, testutil.Fixtures(t), lockacrosscall.Analyzer,
-		"./lockacrosscall/checkout", "./lockacrosscall/orm", "./lockacrosscall/devices", "./lockacrosscall/outbox")
+		"./lockacrosscall/checkout", "./lockacrosscall/orm", "./lockacrosscall/devices", "./lockacrosscall/outbox",
+		"./lockacrosscall/sqorders")
 }
 
 // TestRelated checks what // want cannot: each finding points at its lock.

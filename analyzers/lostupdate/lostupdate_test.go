@@ -19,6 +19,7 @@ var fixtures = []string{
 	"./lostupdate/gormgen",  // GORM generics: First, then Update of the same row
 	"./lostupdate/entsvc",   // ent: Get or Only, then UpdateOneID or the entity's Update with SetX
 	"./lostupdate/bank",     // sqlc: a :one query, then an UPDATE method whose params carry the value
+	"./lostupdate/sqwallet", // squirrel-built SELECT then UPDATE Set of a value computed in Go; sq.Expr and Suffix("FOR UPDATE") silent
 	"./lostupdate/shop",     // services over package repo (GORM and bun repositories: Get returns a model, Save writes it whole), transactions passed to it
 }
 
@@ -48,5 +49,5 @@ func TestRelated(t *testing.T) {
 			assert.Contains(t, d.Related[0].Message, "the read: ")
 		}
 	}
-	assert.Equal(t, 31, n)
+	assert.Equal(t, 32, n)
 }

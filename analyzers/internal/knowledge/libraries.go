@@ -11,6 +11,7 @@ var libraries = []library{
 	bun,
 	entRuntime, // ent.go: the runtime; generated code is recognised by EntCall, sqlc's by SQLC (sqlc.go)
 	dbErrors,
+	squirrel,
 	// Network.
 	netHTTP,
 	resty,

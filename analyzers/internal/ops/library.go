@@ -109,3 +109,30 @@ func builtSQL(sqlArg, binds ssa.Value) (string, []ssa.Value, bool) {
 	}
 	return "", nil, false
 }
+
+// builderOf returns the library whose query builder made the SQL
+// argument, or nil.
+func builderOf(sqlArg, binds ssa.Value) *Library {
+	for _, l := range libraries {
+		if l.BuildSQL != nil {
+			if _, _, ok := l.BuildSQL(sqlArg, binds); ok {
+				return l
+			}
+		}
+	}
+	return nil
+}
+
+// sqlLib names the library family of the SQL a database call runs: that
+// of the query builder that made it, so that fixes are written in the
+// builder's API, or plain SQL.
+func sqlLib(site knowledge.Site) string {
+	if sqlArg := site.RoleArg(knowledge.SQL); sqlArg != nil {
+		if _, isConst := knowledge.ConstString(sqlArg); !isConst {
+			if l := builderOf(sqlArg, bindsArg(site)); l != nil {
+				return l.Name
+			}
+		}
+	}
+	return "sql"
+}

@@ -327,7 +327,7 @@ func (e *extractor) libraryRow(call ssa.CallInstruction, site knowledge.Site) []
 		if op == nil {
 			return nil
 		}
-		op.Handle, op.Lib, op.FromLibrary = h, "sql", true
+		op.Handle, op.Lib, op.FromLibrary = h, sqlLib(site), true
 		op.NilResult = -1
 		op.Desc = op.Kind.String() + " of " + op.Table + " (" + CalleeName(site) + ")"
 		if op.Kind == Lookup {

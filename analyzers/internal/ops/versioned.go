@@ -161,7 +161,7 @@ func (e *extractor) updateOf(call ssa.CallInstruction) *Update {
 				return nil
 			}
 			u.Handle = h
-			u.Lib = "sql"
+			u.Lib = sqlLib(site)
 			u.Desc = "the UPDATE of " + u.Table + " (" + CalleeName(site) + ")"
 			if site.Row.Kind == knowledge.Query {
 				u.Count = CountUnknown // UPDATE ... RETURNING: no row is the miss

@@ -157,7 +157,7 @@ func (e *extractor) sqlRead(call *ssa.Call, site knowledge.Site) *ColumnRead {
 	if lk == nil || lk.Kind != Lookup {
 		return nil
 	}
-	rd := &ColumnRead{Instr: call, Table: stmt.Table.Name, Keys: lk.Keys, Handle: h, Lib: "sql",
+	rd := &ColumnRead{Instr: call, Table: stmt.Table.Name, Keys: lk.Keys, Handle: h, Lib: sqlLib(site),
 		Desc: "the SELECT of " + stmt.Table.Name + " (" + CalleeName(site) + ")"}
 	if dest := site.RoleArg(knowledge.Dest); dest != nil {
 		// sqlx Get(&v, ...) scans the row itself.
@@ -334,7 +334,7 @@ func (e *extractor) sqlWrites(call *ssa.Call, site knowledge.Site) []*ColumnWrit
 	if !ok {
 		return nil
 	}
-	return updateWrites(call, stmt, h, bind, "sql", "the UPDATE of "+stmt.Table.Name+" ("+CalleeName(site)+")")
+	return updateWrites(call, stmt, h, bind, sqlLib(site), "the UPDATE of "+stmt.Table.Name+" ("+CalleeName(site)+")")
 }
 
 // updateWrites makes a write of each SET c = $n of an UPDATE run by call,
