@@ -177,7 +177,8 @@ func StatementOf(site knowledge.Site) (*sqltext.Statement, ssa.Value) {
 	if sqlArg := site.RoleArg(knowledge.SQL); sqlArg != nil {
 		text, ok := knowledge.ConstString(sqlArg)
 		if !ok {
-			if text, _, ok = builtSQL(sqlArg, bindsArg(site)); !ok {
+			// The text only: the call may bind its own values.
+			if text, _, ok = builtSQL(sqlArg, nil); !ok {
 				return nil, nil
 			}
 		}
@@ -202,18 +203,6 @@ func StatementOf(site knowledge.Site) (*sqltext.Statement, ssa.Value) {
 		return nil, nil
 	}
 	return StatementOf(psite)
-}
-
-// bindsArg returns the argument a call binds its placeholders with (the
-// variadic slice), or nil.
-func bindsArg(site knowledge.Site) ssa.Value {
-	if site.Row == nil {
-		return nil
-	}
-	if i, ok := site.Row.Param(knowledge.Binds); ok {
-		return site.Arg(i)
-	}
-	return nil
 }
 
 // Binder returns the value bound to each placeholder of the SQL a

@@ -42,9 +42,10 @@ type Library struct {
 	// BuildSQL reads the SQL text a query builder of the library made at
 	// run time (squirrel's ToSql) from the value passed as a database
 	// call's SQL argument, with the values bound to its placeholders in
-	// order ($1 is binds[0]); binds is the value passed as the call's
-	// variadic binds, which must be the builder's own. ok is false when the
-	// value is not the library's or what it builds cannot be known.
+	// order ($1 is binds[0]); binds, when not nil, is the value passed as
+	// the call's variadic binds, which must then be the builder's own. ok
+	// is false when the value is not the library's or what it builds
+	// cannot be known.
 	BuildSQL func(sql, binds ssa.Value) (text string, values []ssa.Value, ok bool)
 	// ModelColumns names the table of a model type and the column of each
 	// of its fields, for the reads and writes a helper's summary reports
@@ -129,7 +130,7 @@ func builderOf(sqlArg, binds ssa.Value) *Library {
 func sqlLib(site knowledge.Site) string {
 	if sqlArg := site.RoleArg(knowledge.SQL); sqlArg != nil {
 		if _, isConst := knowledge.ConstString(sqlArg); !isConst {
-			if l := builderOf(sqlArg, bindsArg(site)); l != nil {
+			if l := builderOf(sqlArg, nil); l != nil {
 				return l.Name
 			}
 		}
