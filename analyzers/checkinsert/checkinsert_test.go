@@ -61,5 +61,5 @@ func TestRelated(t *testing.T) {
 			}
 		}
 	}
-	assert.Equal(t, map[string]int{"checkinsert/race": 36, "checkinsert/effect-before-claim": 2, "checkinsert/firstorcreate": 2}, counts)
+	assert.Equal(t, map[string]int{"checkinsert/race": 37, "checkinsert/effect-before-claim": 2, "checkinsert/firstorcreate": 2}, counts)
 }

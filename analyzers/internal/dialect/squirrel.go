@@ -35,7 +35,7 @@ var squirrelDialect = &Dialect{
 	},
 	CheckCount:        "check RowsAffected() of its result and treat 0 as a conflict",
 	UnobservableCount: func(*ops.Update) (string, string) { return "", "" },
-	Ops:               &ops.Library{Name: "squirrel", Pkg: squirrelPkg, BuildSQL: squirrelSQL},
+	Ops:               &ops.Library{Name: "squirrel", Pkg: squirrelPkg, BuildSQL: squirrelSQL, Runner: squirrelRunner},
 }
 
 // A sqFragment is SQL text with ? placeholders and the values they bind.
@@ -57,27 +57,31 @@ type sqStatement struct {
 	suffix  []sqFragment
 }
 
-// squirrelSQL reads the statement a SelectBuilder, InsertBuilder or
-// UpdateBuilder chain builds, from result 0 of its ToSql call; binds must
-// be result 1 of the same call. A step it does not know (a join, a
-// sub-select, a predicate other than a string or an Eq of constant keys)
-// makes the statement unknown.
+// squirrelSQL reads the statement a SelectBuilder, InsertBuilder,
+// UpdateBuilder or DeleteBuilder chain builds: from result 0 of its ToSql
+// call (binds, when given, must be result 1 of the same call), or from the
+// builder itself when it runs its own SQL (RunWith). A step it does not
+// know (a join, a sub-select, a predicate other than a string or an Eq of
+// constant keys) makes the statement unknown.
 func squirrelSQL(sqlArg, binds ssa.Value) (string, []ssa.Value, bool) {
-	ex, ok := sqlArg.(*ssa.Extract)
-	if !ok || ex.Index != 0 {
+	var builder ssa.Value
+	if ex, ok := sqlArg.(*ssa.Extract); ok && ex.Index == 0 {
+		toSQL, ok := ex.Tuple.(*ssa.Call)
+		if !ok || sqName(toSQL) != "ToSql" {
+			return "", nil, false
+		}
+		if bx, ok := binds.(*ssa.Extract); binds != nil && (!ok || bx.Tuple != ssa.Value(toSQL) || bx.Index != 1) {
+			return "", nil, false
+		}
+		builder = toSQL.Common().Args[0]
+	} else if binds == nil && isSqBuilder(sqlArg.Type()) {
+		builder = sqlArg
+	} else {
 		return "", nil, false
 	}
-	toSQL, ok := ex.Tuple.(*ssa.Call)
-	if !ok || sqName(toSQL) != "ToSql" {
-		return "", nil, false
-	}
-	if bx, ok := binds.(*ssa.Extract); binds != nil && (!ok || bx.Tuple != ssa.Value(toSQL) || bx.Index != 1) {
-		return "", nil, false
-	}
-	// The steps, from the finisher's receiver back to the call that
-	// starts the chain.
+	// The steps, from the builder back to the call that starts the chain.
 	var steps []*ssa.Call
-	v := toSQL.Common().Args[0]
+	v := builder
 	for i := 0; ; i++ {
 		c, ok := knowledge.Unwrap(v).(*ssa.Call)
 		if !ok || i == ops.MaxTrace || sqName(c) == "" {
@@ -96,6 +100,37 @@ func squirrelSQL(sqlArg, binds ssa.Value) (string, []ssa.Value, bool) {
 		}
 	}
 	return st.write()
+}
+
+// isSqBuilder reports whether t is one of squirrel's statement builders.
+func isSqBuilder(t types.Type) bool {
+	named, ok := types.Unalias(t).(*types.Named)
+	if !ok || named.Obj().Pkg() == nil || named.Obj().Pkg().Path() != squirrelPkg {
+		return false
+	}
+	switch named.Obj().Name() {
+	case "SelectBuilder", "InsertBuilder", "UpdateBuilder", "DeleteBuilder":
+		return true
+	}
+	return false
+}
+
+// squirrelRunner returns the runner a builder was given with RunWith, on
+// the builder's chain or on the StatementBuilderType it started from, or
+// nil.
+func squirrelRunner(builder ssa.Value) ssa.Value {
+	v := builder
+	for i := 0; i < ops.MaxTrace; i++ {
+		c, ok := knowledge.Unwrap(v).(*ssa.Call)
+		if !ok || sqName(c) == "" || c.Common().StaticCallee().Signature.Recv() == nil {
+			return nil
+		}
+		if sqName(c) == "RunWith" {
+			return unwrapIface(c.Common().Args[1])
+		}
+		v = c.Common().Args[0]
+	}
+	return nil
 }
 
 // sqName returns the name of the squirrel function or method call calls,
@@ -117,7 +152,7 @@ func sqName(call *ssa.Call) string {
 // own chain, PlaceholderFormat and RunWith, says nothing about the SQL).
 func sqStart(call *ssa.Call) bool {
 	switch sqName(call) {
-	case "Select", "Insert", "Update":
+	case "Select", "Insert", "Update", "Delete":
 	default:
 		return false
 	}
@@ -345,6 +380,11 @@ func (st *sqStatement) write() (string, []ssa.Value, bool) {
 			b.WriteString("$" + strconv.Itoa(len(binds)))
 		}
 		b.WriteString(")")
+	case "DELETE":
+		b.WriteString("DELETE FROM " + st.table)
+		if !where() {
+			return "", nil, false
+		}
 	case "UPDATE":
 		if len(st.sets) == 0 {
 			return "", nil, false

@@ -194,6 +194,17 @@ func StatementOf(site knowledge.Site) (*sqltext.Statement, ssa.Value) {
 	if recv == nil {
 		return nil, nil
 	}
+	if l := selfRunning(site); l != nil {
+		text, _, ok := l.BuildSQL(recv, nil)
+		if !ok {
+			return nil, nil
+		}
+		var h ssa.Value
+		if runner := l.Runner(recv); runner != nil {
+			h = Root(runner)
+		}
+		return sqltext.Parse(text), h
+	}
 	prep, ok := Root(recv).(*ssa.Call)
 	if !ok {
 		return nil, nil
@@ -211,7 +222,11 @@ func StatementOf(site knowledge.Site) (*sqltext.Statement, ssa.Value) {
 // known (a slice built at run time).
 func Binder(site knowledge.Site) (bind func(sqltext.Placeholder) ssa.Value, ok bool) {
 	var binds []ssa.Value
-	if i, has := site.Row.Param(knowledge.Binds); has {
+	if l := selfRunning(site); l != nil {
+		if _, binds, ok = l.BuildSQL(site.Receiver(), nil); !ok {
+			return nil, false
+		}
+	} else if i, has := site.Row.Param(knowledge.Binds); has {
 		vals, ok := site.Variadic(i)
 		if !ok {
 			sqlArg := site.RoleArg(knowledge.SQL)

@@ -47,6 +47,11 @@ type Library struct {
 	// is false when the value is not the library's or what it builds
 	// cannot be known.
 	BuildSQL func(sql, binds ssa.Value) (text string, values []ssa.Value, ok bool)
+	// Runner returns the handle (the *sql.DB or *sql.Tx) a builder of the
+	// library that runs its own SQL was given (squirrel's RunWith), or
+	// nil; BuildSQL then reads the builder itself, the receiver of the
+	// library's finisher (QueryRowContext, ExecContext).
+	Runner func(builder ssa.Value) ssa.Value
 	// ModelColumns names the table of a model type and the column of each
 	// of its fields, for the reads and writes a helper's summary reports
 	// in the library's name; "" and nil when the library cannot tell.
@@ -134,6 +139,18 @@ func sqlLib(site knowledge.Site) string {
 				return l.Name
 			}
 		}
+	} else if l := selfRunning(site); l != nil {
+		return l.Name
 	}
 	return "sql"
+}
+
+// selfRunning returns the library of a finisher that runs the SQL its
+// builder receiver made (squirrel's RunWith(db).QueryRowContext(ctx)),
+// or nil.
+func selfRunning(site knowledge.Site) *Library {
+	if l := libraryAt(site); l != nil && l.BuildSQL != nil && l.Runner != nil && site.Receiver() != nil {
+		return l
+	}
+	return nil
 }
