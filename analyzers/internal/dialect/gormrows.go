@@ -116,15 +116,7 @@ func gormConds(op *ops.RowOp, conds []ssa.Value) bool {
 // idempotent. False on a step that changes what is read in ways not
 // followed (Raw, Joins, Or, Not, Table, Scopes).
 func gormChain(op *ops.RowOp, v ssa.Value) bool {
-	for i := 0; i < ops.MaxTrace && v != nil; i++ {
-		call, ok := knowledge.Unwrap(v).(*ssa.Call)
-		if !ok {
-			return true // the handle itself
-		}
-		step, ok := knowledge.Resolve(call.Common())
-		if !ok || step.Row == nil || step.Row.Result != knowledge.ChainResult {
-			return true // a handle returned by something else (a Begin)
-		}
+	return gormSteps(v, func(step knowledge.Site) bool {
 		switch step.Row.Func.Name {
 		case "Where":
 			cond := step.RoleArg(knowledge.Cond)
@@ -165,9 +157,8 @@ func gormChain(op *ops.RowOp, v ssa.Value) bool {
 		default:
 			return false
 		}
-		v = step.Receiver()
-	}
-	return true
+		return true
+	})
 }
 
 // typeArg returns the model type T of a gorm.G[T] chain value (an

@@ -63,15 +63,7 @@ func gormUpdate(call ssa.CallInstruction, site knowledge.Site) *ops.Update {
 // gormUpdateChain walks the chain of an update: Model names the model
 // (zero or loaded), Where adds compared columns, Unscoped is noted.
 func gormUpdateChain(u *ops.Update, v ssa.Value) bool {
-	for i := 0; i < ops.MaxTrace && v != nil; i++ {
-		call, ok := knowledge.Unwrap(v).(*ssa.Call)
-		if !ok {
-			return true
-		}
-		step, ok := knowledge.Resolve(call.Common())
-		if !ok || step.Row == nil || step.Row.Result != knowledge.ChainResult {
-			return true
-		}
+	return gormSteps(v, func(step knowledge.Site) bool {
 		switch step.Row.Func.Name {
 		case "Where":
 			cond := step.RoleArg(knowledge.Cond)
@@ -128,9 +120,8 @@ func gormUpdateChain(u *ops.Update, v ssa.Value) bool {
 		default:
 			return false
 		}
-		v = step.Receiver()
-	}
-	return true
+		return true
+	})
 }
 
 // gormCount follows the *gorm.DB a finisher returns: RowsAffected read is

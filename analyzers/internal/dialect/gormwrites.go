@@ -120,40 +120,47 @@ func gormWrites(fn *ssa.Function, call *ssa.Call, site knowledge.Site) []*ops.Co
 // gormModelAddr returns the model pointer given to Model in the chain v,
 // or nil.
 func gormModelAddr(v ssa.Value) ssa.Value {
-	for i := 0; i < ops.MaxTrace && v != nil; i++ {
-		call, ok := knowledge.Unwrap(v).(*ssa.Call)
-		if !ok {
-			return nil
-		}
-		step, ok := knowledge.Resolve(call.Common())
-		if !ok || step.Row == nil || step.Row.Result != knowledge.ChainResult {
-			return nil
-		}
+	var model ssa.Value
+	gormSteps(v, func(step knowledge.Site) bool {
 		if step.Row.Func.Name == "Model" {
-			return knowledge.Unwrap(step.RoleArg(knowledge.Model))
+			model = knowledge.Unwrap(step.RoleArg(knowledge.Model))
+			return false
 		}
-		v = step.Receiver()
-	}
-	return nil
+		return true
+	})
+	return model
 }
 
 // gormWhere reports whether the chain v has a Where step.
 func gormWhere(v ssa.Value) bool {
+	where := false
+	gormSteps(v, func(step knowledge.Site) bool {
+		where = step.Row.Func.Name == "Where"
+		return !where
+	})
+	return where
+}
+
+// gormSteps walks a GORM method chain back from v, calling visit with
+// each step (a call that returns the chain), and reports whether it got
+// to the chain's start (the handle itself, or one something else
+// returned, a Begin) without visit returning false.
+func gormSteps(v ssa.Value, visit func(step knowledge.Site) bool) bool {
 	for i := 0; i < ops.MaxTrace && v != nil; i++ {
 		call, ok := knowledge.Unwrap(v).(*ssa.Call)
 		if !ok {
-			return false
+			return true
 		}
 		step, ok := knowledge.Resolve(call.Common())
 		if !ok || step.Row == nil || step.Row.Result != knowledge.ChainResult {
-			return false
-		}
-		if step.Row.Func.Name == "Where" {
 			return true
+		}
+		if !visit(step) {
+			return false
 		}
 		v = step.Receiver()
 	}
-	return false
+	return true
 }
 
 // gormRawRead makes a read of GORM Raw("SELECT c FROM t WHERE ...",
