@@ -2,9 +2,12 @@ package dialect
 
 import (
 	"fmt"
+	"go/types"
 	"strings"
 
+	"github.com/idemlint/idemlint/analyzers/internal/knowledge"
 	"github.com/idemlint/idemlint/analyzers/internal/ops"
+	"golang.org/x/tools/go/ssa"
 )
 
 // entDialect is ent's generated client.
@@ -23,4 +26,38 @@ var entDialect = &Dialect{
 	},
 	CheckCount:        "use the count it returns and treat 0 as a conflict",
 	UnobservableCount: func(*ops.Update) (string, string) { return "", "" },
+	Ops:               entOpsLibrary,
+}
+
+// entOps is how the calls of ent's generated client become operations:
+// the client is code of the user's module, recognised by its shape
+// (knowledge.EntCall), so the hooks take the callee.
+var entOpsLibrary = &ops.Library{
+	Name:      "ent",
+	Pkg:       "entgo.io/ent",
+	Claims:    func(obj *types.Func) bool { row, _ := knowledge.EntCall(obj); return row != nil },
+	ClientOps: entClientOps,
+	ClientRow: func(call ssa.CallInstruction, obj *types.Func) *ops.RowOp {
+		row, info := knowledge.EntCall(obj)
+		return entRow(call, row, info)
+	},
+	ClientRead: func(call *ssa.Call, obj *types.Func) *ops.ColumnRead {
+		row, info := knowledge.EntCall(obj)
+		return entRead(call, obj, row, info)
+	},
+	ClientWrites: func(call ssa.CallInstruction, obj *types.Func) []*ops.ColumnWrite {
+		row, info := knowledge.EntCall(obj)
+		return entWrites(call, row, info)
+	},
+	ClientUpdate: func(call ssa.CallInstruction, obj *types.Func) *ops.Update {
+		row, info := knowledge.EntCall(obj)
+		return entUpdate(call, row, info)
+	},
+}
+
+// entClientOps gives a client call's transaction and lock operations.
+func entClientOps(call ssa.CallInstruction, obj *types.Func) []*ops.Op {
+	row, info := knowledge.EntCall(obj)
+	site, _ := knowledge.Resolve(call.Common())
+	return entOps(call, site, row, info)
 }

@@ -107,8 +107,11 @@ func (e *extractor) classify(caller *ssa.Function, call ssa.CallInstruction) []*
 		if e.networkFuncs[obj.FullName()] || (callee.Origin() != nil && e.networkFuncs[callee.Origin().Object().(*types.Func).FullName()]) {
 			return []*Op{{Kind: Network, Desc: "the call of " + funcName(obj)}}
 		}
-		if ent, info := knowledge.EntCall(obj); ent != nil {
-			return e.entOps(call, site, ent, info)
+		if l := claimant(obj); l != nil {
+			if l.ClientOps == nil {
+				return nil
+			}
+			return l.ClientOps(call, obj)
 		}
 	}
 	if q := knowledge.SQLC(callee); q != nil {
@@ -403,47 +406,6 @@ func callbackFunc(v ssa.Value) (*ssa.Function, bool) {
 		return x, true
 	}
 	return nil, false
-}
-
-// entOps classifies a call of a method of an ent-generated client.
-func (e *extractor) entOps(call ssa.CallInstruction, site knowledge.Site, row *knowledge.Call, info *knowledge.EntInfo) []*Op {
-	handle := func() ssa.Value {
-		if recv := site.Receiver(); recv != nil {
-			return Root(recv)
-		}
-		return nil
-	}
-	table := ""
-	if info != nil && info.Entity != nil {
-		table = info.Entity.Table
-	}
-	switch row.Kind {
-	case knowledge.Begin:
-		if v := call.Value(); v != nil {
-			return []*Op{{Kind: Begin, Handle: v, Row: row, Desc: "the ent transaction"}}
-		}
-	case knowledge.Commit, knowledge.Rollback:
-		return []*Op{{Kind: End, Handle: handle(), Row: row, Desc: "ent " + row.Func.Name}}
-	case knowledge.Find:
-		if lock := entChainLock(site.Receiver()); lock != "" {
-			return []*Op{{Kind: Lock, Handle: handle(), Row: row, Desc: "ent " + lock + " read of " + table}}
-		}
-	case knowledge.Update, knowledge.Delete:
-		return []*Op{{Kind: Lock, Handle: handle(), Row: row, Desc: "the row locks of the ent " + row.Kind.String() + " of " + table}}
-	}
-	return nil
-}
-
-// entChainLock returns the lock ("FOR UPDATE") a LockStep of an ent
-// builder chain adds, walking back from a finisher's receiver; "" if none.
-func entChainLock(v ssa.Value) string {
-	steps, _ := entChain(v)
-	for _, st := range steps {
-		if st.row.Kind == knowledge.LockStep {
-			return st.info.Lock
-		}
-	}
-	return ""
 }
 
 // sqlcOps classifies a call of a sqlc-generated query method by its SQL.

@@ -52,6 +52,19 @@ type Library struct {
 	// nil; BuildSQL then reads the builder itself, the receiver of the
 	// library's finisher (QueryRowContext, ExecContext).
 	Runner func(builder ssa.Value) ssa.Value
+	// Claims reports whether a function belongs to the library's API
+	// generated into the user's module (ent's client), which the library's
+	// knowledge recognises by its shape: the Client hooks then say what a
+	// call of it does, and nothing else looks at the call.
+	Claims func(callee *types.Func) bool
+	// ClientOps, ClientRow, ClientRead, ClientWrites and ClientUpdate are
+	// Row, Read, Writes and Update for a call of the generated API, with
+	// the transaction and lock operations it performs.
+	ClientOps    func(call ssa.CallInstruction, callee *types.Func) []*Op
+	ClientRow    func(call ssa.CallInstruction, callee *types.Func) *RowOp
+	ClientRead   func(call *ssa.Call, callee *types.Func) *ColumnRead
+	ClientWrites func(call ssa.CallInstruction, callee *types.Func) []*ColumnWrite
+	ClientUpdate func(call ssa.CallInstruction, callee *types.Func) *Update
 	// ModelColumns names the table of a model type and the column of each
 	// of its fields, for the reads and writes a helper's summary reports
 	// in the library's name; "" and nil when the library cannot tell.
@@ -151,6 +164,17 @@ func sqlLib(site knowledge.Site) string {
 func selfRunning(site knowledge.Site) *Library {
 	if l := libraryAt(site); l != nil && l.BuildSQL != nil && l.Runner != nil && site.Receiver() != nil {
 		return l
+	}
+	return nil
+}
+
+// claimant returns the library whose generated API callee belongs to, or
+// nil.
+func claimant(callee *types.Func) *Library {
+	for _, l := range libraries {
+		if l.Claims != nil && l.Claims(callee) {
+			return l
+		}
 	}
 	return nil
 }

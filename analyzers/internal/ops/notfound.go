@@ -336,7 +336,7 @@ func fromCall(v ssa.Value, call ssa.CallInstruction, depth int) bool {
 		// fmt.Errorf("...: %w", err) keeps the error for errors.Is.
 		if callee := x.Common().StaticCallee(); callee != nil && funcPkgPath(callee) == "fmt" && callee.Name() == "Errorf" && len(x.Common().Args) == 2 {
 			if format, ok := knowledge.ConstString(x.Common().Args[0]); ok && strings.Contains(format, "%w") {
-				for _, a := range sliceValues(x.Common().Args[1]) {
+				for _, a := range SliceValues(x.Common().Args[1]) {
 					if fromCall(a, call, depth+1) {
 						return true
 					}

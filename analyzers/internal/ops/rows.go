@@ -299,9 +299,11 @@ func (e *extractor) classifyRow(call ssa.CallInstruction) []*RowOp {
 		return sqlcRow(call, callee, q)
 	}
 	if obj, ok := callee.Object().(*types.Func); ok {
-		if ent, info := knowledge.EntCall(obj); ent != nil {
-			if op := entRow(call, ent, info); op != nil {
-				return []*RowOp{op}
+		if l := claimant(obj); l != nil {
+			if l.ClientRow != nil {
+				if op := l.ClientRow(call, obj); op != nil {
+					return []*RowOp{op}
+				}
 			}
 			return nil
 		}

@@ -187,8 +187,11 @@ func (e *extractor) updateOf(call ssa.CallInstruction) *Update {
 		return nil
 	}
 	if obj, ok := callee.Object().(*types.Func); ok {
-		if row, info := knowledge.EntCall(obj); row != nil {
-			return entUpdate(call, row, info)
+		if l := claimant(obj); l != nil {
+			if l.ClientUpdate == nil {
+				return nil
+			}
+			return l.ClientUpdate(call, obj)
 		}
 	}
 	var q *SQLCUpdateFact
@@ -333,76 +336,6 @@ func sqlcUpdateSummary(fn *ssa.Function, s *Summary) *Summary {
 	}
 	s.SQLCUpdate = &SQLCUpdateFact{Name: q.Name, Cmd: q.Cmd, SQL: q.SQL, Affected: q.Affected}
 	return s
-}
-
-// entUpdate summarises the finisher of an ent update builder: Save or
-// Exec of UpdateOneID(id), UpdateOne(m) or Update() with its Where, SetX,
-// ClearX and AddX steps. A miss of UpdateOne(ID) is a NotFoundError,
-// which callers see as an error: its count is not followed.
-func entUpdate(call ssa.CallInstruction, row *knowledge.Call, info *knowledge.EntInfo) *Update {
-	if info == nil || info.Entity == nil || info.Entity.Table == "" || info.Op != knowledge.Update {
-		return nil
-	}
-	switch row.Func.Name {
-	case "Save", "SaveX", "Exec", "ExecX":
-	default:
-		return nil
-	}
-	if info.Builder != knowledge.EntUpdate && info.Builder != knowledge.EntUpdateOne {
-		return nil
-	}
-	u := &Update{Lib: "ent", Table: info.Entity.Table, Method: row.Func.Name, Count: CountUnknown}
-	if info.Entity.Pkg != nil {
-		u.EntPkg = info.Entity.Pkg.Name()
-	}
-	u.Desc = "the ent update of " + u.Table
-	args := call.Common().Args
-	if len(args) == 0 {
-		return nil
-	}
-	steps, ok := entChain(args[0])
-	if !ok || len(steps) == 0 || steps[len(steps)-1].info.Builder != knowledge.EntEntityClient {
-		return nil
-	}
-	for _, st := range steps {
-		if st.info.Builder == knowledge.EntEntityClient {
-			switch st.name {
-			case "UpdateOneID", "UpdateOne":
-				u.Keyed = true
-			}
-			break
-		}
-		switch st.row.Kind {
-		case knowledge.Chain:
-			if st.row.Func.Name != "Where" {
-				return nil
-			}
-			for _, pred := range entPredicates(st.call) {
-				u.Compares = append(u.Compares, pred.Column)
-				u.Keyed = true
-			}
-		case knowledge.SetStep:
-			switch {
-			case st.info.Column == "":
-				return nil
-			case st.info.Clear:
-				u.Constants = append(u.Constants, st.info.Column)
-			default:
-				u.Assigns = append(u.Assigns, st.info.Column)
-			}
-		case knowledge.AddStep:
-			if st.info.Column == "" {
-				return nil
-			}
-			u.Bumps = append(u.Bumps, st.info.Column)
-		default:
-			return nil
-		}
-	}
-	if info.Builder == knowledge.EntUpdate && info.Affected {
-		u.Count = CountUseOf(call)
-	}
-	return u
 }
 
 // sqlcLockSummary adds to the summary of a sqlc-generated method whose

@@ -111,9 +111,11 @@ func columnReads(e *extractor, fn *ssa.Function) []*ColumnRead {
 			if !ok || site.Row == nil {
 				if callee := call.Common().StaticCallee(); callee != nil {
 					if obj, isFunc := callee.Object().(*types.Func); isFunc {
-						if row, info := knowledge.EntCall(obj); row != nil {
-							if rd := entRead(call, obj, row, info); rd != nil {
-								out = append(out, rd)
+						if l := claimant(obj); l != nil {
+							if l.ClientRead != nil {
+								if rd := l.ClientRead(call, obj); rd != nil {
+									out = append(out, rd)
+								}
 							}
 							continue
 						}
@@ -299,8 +301,10 @@ func (r *Result) ColumnWrites(fn *ssa.Function) []*ColumnWrite {
 			if !ok || site.Row == nil {
 				if callee := call.Common().StaticCallee(); callee != nil {
 					if obj, isFunc := callee.Object().(*types.Func); isFunc {
-						if row, info := knowledge.EntCall(obj); row != nil {
-							out = append(out, entWrites(call, row, info)...)
+						if l := claimant(obj); l != nil {
+							if l.ClientWrites != nil {
+								out = append(out, l.ClientWrites(call, obj)...)
+							}
 							continue
 						}
 					}

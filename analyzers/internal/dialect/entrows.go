@@ -1,4 +1,4 @@
-package ops
+package dialect
 
 import (
 	"go/types"
@@ -6,7 +6,16 @@ import (
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/idemlint/idemlint/analyzers/internal/knowledge"
+	"github.com/idemlint/idemlint/analyzers/internal/ops"
 )
+
+type entStep struct {
+	call *ssa.Call
+	name string
+	row  *knowledge.Call
+	info *knowledge.EntInfo
+	args []ssa.Value // the receiver first
+}
 
 // entRow classifies a finisher of an ent-generated builder: Only, First,
 // Exist or Count of a query whose Where steps pin fields with equality
@@ -14,12 +23,12 @@ import (
 // insert of the fields its Set steps give. An OnConflict step makes the
 // insert idempotent. Nil when a step is not understood or the table is not
 // known.
-func entRow(call ssa.CallInstruction, row *knowledge.Call, info *knowledge.EntInfo) *RowOp {
+func entRow(call ssa.CallInstruction, row *knowledge.Call, info *knowledge.EntInfo) *ops.RowOp {
 	if info == nil || info.Entity == nil || info.Entity.Table == "" {
 		return nil
 	}
 	name := row.Func.Name
-	op := &RowOp{Table: info.Entity.Table, Lib: "ent", FromLibrary: true, NilResult: -1}
+	op := &ops.RowOp{Table: info.Entity.Table, Lib: "ent", FromLibrary: true, NilResult: -1}
 	switch {
 	case row.Kind == knowledge.Find && info.Builder == knowledge.EntQuery:
 		switch name {
@@ -29,14 +38,14 @@ func entRow(call ssa.CallInstruction, row *knowledge.Call, info *knowledge.EntIn
 		default:
 			return nil
 		}
-		op.Kind = Lookup
+		op.Kind = ops.Lookup
 	case row.Kind == knowledge.Insert && (info.Builder == knowledge.EntCreate || info.Builder == knowledge.EntUpsertOne):
 		switch name {
 		case "Save", "Exec", "ID":
 		default:
 			return nil
 		}
-		op.Kind = Insert
+		op.Kind = ops.Insert
 	default:
 		return nil
 	}
@@ -50,7 +59,7 @@ func entRow(call ssa.CallInstruction, row *knowledge.Call, info *knowledge.EntIn
 	}
 	for _, st := range steps {
 		if st.info.Builder == knowledge.EntEntityClient {
-			op.Handle = Root(st.args[0])
+			op.Handle = ops.Root(st.args[0])
 			break
 		}
 		switch st.row.Kind {
@@ -60,10 +69,10 @@ func entRow(call ssa.CallInstruction, row *knowledge.Call, info *knowledge.EntIn
 			}
 		case knowledge.SetStep:
 			if st.info.Column != "" && len(st.args) > 1 && !st.info.Clear && !st.info.Excluded {
-				op.Keys = append(op.Keys, KeyValue{Column: st.info.Column, Value: st.args[1]})
+				op.Keys = append(op.Keys, ops.KeyValue{Column: st.info.Column, Value: st.args[1]})
 			}
 		case knowledge.ConflictStep:
-			op.Conflict = &RowConflict{Unknown: true}
+			op.Conflict = &ops.RowConflict{Unknown: true}
 		case knowledge.LockStep:
 		default:
 			return nil
@@ -72,7 +81,7 @@ func entRow(call ssa.CallInstruction, row *knowledge.Call, info *knowledge.EntIn
 	if len(op.Keys) == 0 {
 		return nil
 	}
-	if op.Kind == Lookup {
+	if op.Kind == ops.Lookup {
 		op.Desc = "the ent " + name + " of " + op.Table
 	} else {
 		op.Desc = "the ent create of " + op.Table
@@ -82,7 +91,7 @@ func entRow(call ssa.CallInstruction, row *knowledge.Call, info *knowledge.EntIn
 
 // entPredicates returns the equality predicates on fields a Where step is
 // given (account.EmailEQ(email), account.Email(email)).
-func entPredicates(where *ssa.Call) []KeyValue {
+func entPredicates(where *ssa.Call) []ops.KeyValue {
 	args := where.Common().Args
 	if len(args) < 2 {
 		return nil
@@ -94,9 +103,9 @@ func entPredicates(where *ssa.Call) []KeyValue {
 	}
 	if !ok {
 		// Not resolved as a row: the variadic slice is the last argument.
-		preds = sliceValues(args[len(args)-1])
+		preds = ops.SliceValues(args[len(args)-1])
 	}
-	var keys []KeyValue
+	var keys []ops.KeyValue
 	for _, p := range preds {
 		pc, ok := knowledge.Unwrap(p).(*ssa.Call)
 		if !ok {
@@ -111,44 +120,9 @@ func entPredicates(where *ssa.Call) []KeyValue {
 		if info == nil || info.PredOp != "=" || info.Column == "" || len(pc.Common().Args) != 1 {
 			continue
 		}
-		keys = append(keys, KeyValue{Column: info.Column, Value: pc.Common().Args[0]})
+		keys = append(keys, ops.KeyValue{Column: info.Column, Value: pc.Common().Args[0]})
 	}
 	return keys
-}
-
-// sliceValues returns the values stored in a variadic slice built in
-// place, or nil.
-func sliceValues(v ssa.Value) []ssa.Value {
-	slice, ok := v.(*ssa.Slice)
-	if !ok {
-		return nil
-	}
-	alloc, ok := slice.X.(*ssa.Alloc)
-	if !ok {
-		return nil
-	}
-	var out []ssa.Value
-	for _, ref := range *alloc.Referrers() {
-		addr, ok := ref.(*ssa.IndexAddr)
-		if !ok {
-			continue
-		}
-		for _, use := range *addr.Referrers() {
-			if st, ok := use.(*ssa.Store); ok && st.Addr == addr {
-				out = append(out, st.Val)
-			}
-		}
-	}
-	return out
-}
-
-// An entStep is one call of an ent-generated builder chain.
-type entStep struct {
-	call *ssa.Call
-	name string
-	row  *knowledge.Call
-	info *knowledge.EntInfo
-	args []ssa.Value // the receiver first
 }
 
 // starts reports whether the step starts a chain: a method of the entity
@@ -163,7 +137,7 @@ func (s entStep) starts() bool {
 // builder method; a chain that begins with something else (a builder
 // kept in a variable) ends with a step that does not start it.
 func entChain(v ssa.Value) (steps []entStep, ok bool) {
-	for i := 0; i < MaxTrace; i++ {
+	for i := 0; i < ops.MaxTrace; i++ {
 		c, isCall := knowledge.Unwrap(v).(*ssa.Call)
 		if !isCall {
 			return steps, true
