@@ -104,7 +104,9 @@ func runFacts(pass *analysis.Pass) (any, error) {
 // needsBodies reports whether some function of the package may do
 // something a summary records: the package imports a database or network
 // library, or a package that exported summaries, or a package holding a
-// configured network function.
+// configured network function; or it calls a method of such a library
+// without importing it (r.db.Pool.QueryRow, where the pool is a field of
+// a wrapper type of another package).
 func needsBodies(pass *analysis.Pass, networkFuncs []string) bool {
 	for _, imp := range pass.Pkg.Imports() {
 		if relevantLibrary(imp.Path()) || pass.ImportPackageFact(imp, new(Summarised)) {
@@ -114,6 +116,17 @@ func needsBodies(pass *analysis.Pass, networkFuncs []string) bool {
 			if strings.Contains(f, imp.Path()+".") {
 				return true
 			}
+		}
+	}
+	seen := map[*types.Package]bool{pass.Pkg: true}
+	for _, sel := range pass.TypesInfo.Selections {
+		pkg := sel.Obj().Pkg()
+		if pkg == nil || seen[pkg] {
+			continue
+		}
+		seen[pkg] = true
+		if relevantLibrary(pkg.Path()) {
+			return true
 		}
 	}
 	return false
