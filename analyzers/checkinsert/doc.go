@@ -31,7 +31,9 @@
 //     for the pair.
 //
 // A lookup is a SELECT whose WHERE pins columns of its table to bound
-// values (database/sql, sqlx, pgx; SELECT EXISTS (...) and count(*) too),
+// values (database/sql, sqlx, pgx; SELECT EXISTS (...) and count(*) too;
+// SQL built by squirrel, with sq.Eq or written conditions, whether ToSql
+// feeds the call or the builder runs it with RunWith),
 // a sqlc :one SELECT, GORM First, Take, Last or Count with conditions
 // (inline, or Where steps with SQL fragments or struct conditions; the
 // generics API's gorm.G[T](db).Where(...).First(ctx) too), bun
