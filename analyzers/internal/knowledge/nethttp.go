@@ -18,6 +18,12 @@ const (
 // Transport only replays a request on a dead reused connection.
 var netHTTP = library{
 	name: "nethttp",
+	types: []Type{
+		{Pkg: httpPkg, Name: "Request", Role: HTTPRequest},
+		{Pkg: httpPkg, Name: "Header", Role: HeaderMap},
+		{Pkg: httpPkg, Name: "Response", Role: HTTPResponse},
+		{Pkg: httpPkg, Name: "Client", Role: HTTPClient},
+	},
 	calls: []Call{
 		// Requests. Method is set where the call fixes it; Do and RoundTrip
 		// send a request built by NewRequest*, which names the method.

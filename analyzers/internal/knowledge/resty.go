@@ -16,6 +16,9 @@ const restyPkg = "github.com/go-resty/resty/v2"
 var resty = library{
 	name: "resty",
 	pkgs: []string{restyPkg},
+	types: []Type{
+		{Pkg: restyPkg, Name: "Request", Role: ClientRequest},
+	},
 	calls: []Call{
 		{Func: fn(restyPkg, "New"), Kind: NewHandle, Result: ClientResult},
 		{Func: fn(restyPkg, "NewWithClient"), Kind: NewHandle, Result: ClientResult},

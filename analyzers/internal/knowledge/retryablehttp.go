@@ -18,6 +18,7 @@ var retryableHTTP = library{
 	types: []Type{
 		{Pkg: retryableHTTPPkg, Name: "Client", Role: Retrying},
 		{Pkg: retryableHTTPPkg, Name: "RoundTripper", Role: Retrying},
+		{Pkg: retryableHTTPPkg, Name: "Request", Role: ClientRequest},
 	},
 	calls: []Call{
 		{Func: fn(retryableHTTPPkg, "NewClient"), Kind: RetryClient, Result: ClientResult},

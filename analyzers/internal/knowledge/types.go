@@ -23,7 +23,19 @@ const (
 	Retrying      // a client or transport that retries every request sent through it (retryablehttp.Client, RoundTripper)
 	RetryPolicy   // a failsafe-go retry policy: an executor, request or transport built with one retries
 	IdemKeyHolder // a struct whose key field (IdemKeyField) is the idempotency key of the request it is passed to (stripe.Params)
+	HTTPRequest   // net/http's Request: its Header field holds the request's headers
+	ClientRequest // a client library's request that carries its own headers (resty.Request, retryablehttp.Request)
+	HeaderMap     // net/http's Header: Set and Add write a request's headers
+	HTTPResponse  // net/http's Response: its StatusCode says whether the server performed the request
+	HTTPClient    // net/http's Client: it retries nothing unless its transport does
 )
+
+// HasRole reports whether t is (a pointer to) the library type whose row
+// has role r.
+func HasRole(t types.Type, r TypeRole) bool {
+	row := TypeOf(t)
+	return row != nil && row.Role == r
+}
 
 // A Type is one row of the type table.
 type Type struct {

@@ -99,8 +99,8 @@ func (e *extractor) callKeyEvents(fn *ssa.Function, call ssa.CallInstruction) []
 		switch site.Row.Kind {
 		case knowledge.SetHeader:
 			var owners []ssa.Value
-			if site.Row.Func.Pkg == "net/http" {
-				owners = e.headerOwners(site.Receiver())
+			if recv := site.Receiver(); recv != nil && isHeader(recv.Type()) {
+				owners = e.headerOwners(recv)
 			} else if recv := site.Receiver(); recv != nil {
 				owners = []ssa.Value{e.requestRoot(recv)}
 			}
@@ -220,23 +220,12 @@ func isRequestish(t types.Type) bool {
 		return true
 	}
 	ptr, ok := types.Unalias(t).(*types.Pointer)
-	if !ok {
-		return false
-	}
-	named, ok := types.Unalias(ptr.Elem()).(*types.Named)
-	if !ok || named.Obj().Pkg() == nil || named.Obj().Name() != "Request" {
-		return false
-	}
-	switch named.Obj().Pkg().Path() {
-	case "net/http", "github.com/hashicorp/go-retryablehttp", "github.com/go-resty/resty/v2":
-		return true
-	}
-	return false
+	return ok && (knowledge.HasRole(ptr.Elem(), knowledge.HTTPRequest) || knowledge.HasRole(ptr.Elem(), knowledge.ClientRequest))
 }
 
 func isHeader(t types.Type) bool {
-	named, ok := types.Unalias(t).(*types.Named)
-	return ok && named.Obj().Pkg() != nil && named.Obj().Pkg().Path() == "net/http" && named.Obj().Name() == "Header"
+	_, isPtr := types.Unalias(t).(*types.Pointer)
+	return !isPtr && knowledge.HasRole(t, knowledge.HeaderMap)
 }
 
 // headerOwners returns the roots of the requests whose header map h is:
@@ -244,7 +233,7 @@ func isHeader(t types.Type) bool {
 func (e *extractor) headerOwners(h ssa.Value) []ssa.Value {
 	h = knowledge.Unwrap(h)
 	if load, ok := h.(*ssa.UnOp); ok && load.Op == token.MUL {
-		if fa, ok := load.X.(*ssa.FieldAddr); ok && selects(fa, "net/http", "Request", "Header") {
+		if fa, ok := load.X.(*ssa.FieldAddr); ok && selects(fa, knowledge.HTTPRequest, "Header") {
 			return []ssa.Value{e.requestRoot(fa.X)}
 		}
 	}
@@ -252,7 +241,7 @@ func (e *extractor) headerOwners(h ssa.Value) []ssa.Value {
 	if refs := h.Referrers(); refs != nil {
 		for _, ref := range *refs {
 			if st, ok := ref.(*ssa.Store); ok && st.Val == h {
-				if fa, ok := st.Addr.(*ssa.FieldAddr); ok && selects(fa, "net/http", "Request", "Header") {
+				if fa, ok := st.Addr.(*ssa.FieldAddr); ok && selects(fa, knowledge.HTTPRequest, "Header") {
 					out = append(out, e.requestRoot(fa.X))
 				}
 			}

@@ -40,23 +40,24 @@ func (b *RequestBuild) String() string {
 	return s + ")"
 }
 
-// ptrToNamed reports whether t is a pointer to the named type pkg.name.
-func ptrToNamed(t types.Type, pkg, name string) bool {
+// ptrToRole reports whether t is a pointer to the named library type of
+// role r.
+func ptrToRole(t types.Type, r knowledge.TypeRole) bool {
 	ptr, ok := t.(*types.Pointer)
 	if !ok {
 		return false
 	}
-	named, ok := ptr.Elem().(*types.Named)
-	return ok && named.Obj().Pkg() != nil && named.Obj().Pkg().Path() == pkg && named.Obj().Name() == name
+	_, isNamed := ptr.Elem().(*types.Named)
+	return isNamed && knowledge.HasRole(ptr.Elem(), r)
 }
 
-// returned returns the values fn returns as its first result of type
-// *pkg.name, nil constants (the failure paths) left out; ok is false
-// when fn has no such result.
-func returned(fn *ssa.Function, pkg, name string) (vals []ssa.Value, ok bool) {
+// returned returns the values fn returns as its first result that points
+// to the library type of role, nil constants (the failure paths) left
+// out; ok is false when fn has no such result.
+func returned(fn *ssa.Function, role knowledge.TypeRole) (vals []ssa.Value, ok bool) {
 	results := fn.Signature.Results()
 	for i := 0; i < results.Len(); i++ {
-		if !ptrToNamed(results.At(i).Type(), pkg, name) {
+		if !ptrToRole(results.At(i).Type(), role) {
 			continue
 		}
 		for _, v := range returnedValues(fn, i) {
@@ -100,7 +101,7 @@ func (e *extractor) builds(fn *ssa.Function) *RequestBuild {
 // NewRequest calls or calls of builders), all with the same method, and
 // fn sets no idempotency key on it.
 func (e *extractor) buildOf(fn *ssa.Function) *RequestBuild {
-	vals, ok := returned(fn, "net/http", "Request")
+	vals, ok := returned(fn, knowledge.HTTPRequest)
 	if !ok || e.req().idempotent(fn) {
 		return nil
 	}

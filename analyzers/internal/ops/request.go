@@ -693,14 +693,14 @@ func FieldOf(v ssa.Value) *types.Var {
 }
 
 // isField reports whether fa selects field name of the struct pkg.typ.
-func selects(fa *ssa.FieldAddr, pkg, typ, name string) bool {
+func selects(fa *ssa.FieldAddr, role knowledge.TypeRole, name string) bool {
 	f := FieldOf(fa)
 	if f == nil || f.Name() != name {
 		return false
 	}
 	ptr, _ := fa.X.Type().Underlying().(*types.Pointer)
-	named, ok := types.Unalias(ptr.Elem()).(*types.Named)
-	return ok && named.Obj().Pkg() != nil && named.Obj().Pkg().Path() == pkg && named.Obj().Name() == typ
+	_, isNamed := types.Unalias(ptr.Elem()).(*types.Named)
+	return isNamed && knowledge.HasRole(ptr.Elem(), role)
 }
 
 // requestRoot returns the value a request (or client) comes from: Root,

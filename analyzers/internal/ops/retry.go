@@ -842,7 +842,7 @@ func failureEdges(call ssa.CallInstruction) (fail, succ []branchEdge) {
 	for _, r := range carriers(resps) {
 		for _, ref := range *r.Referrers() {
 			fa, ok := ref.(*ssa.FieldAddr)
-			if !ok || !selects(fa, "net/http", "Response", "StatusCode") {
+			if !ok || !selects(fa, knowledge.HTTPResponse, "StatusCode") {
 				continue
 			}
 			for _, use := range *fa.Referrers() {
@@ -966,8 +966,8 @@ func isResponse(t types.Type) bool {
 	if !ok {
 		return false
 	}
-	named, ok := types.Unalias(ptr.Elem()).(*types.Named)
-	return ok && named.Obj().Pkg() != nil && named.Obj().Pkg().Path() == "net/http" && named.Obj().Name() == "Response"
+	_, isNamed := types.Unalias(ptr.Elem()).(*types.Named)
+	return isNamed && knowledge.HasRole(ptr.Elem(), knowledge.HTTPResponse)
 }
 
 // derive returns vs and the values that carry them unchanged: phis
@@ -1324,7 +1324,7 @@ func (e *extractor) clientRetry(s *send) *construct {
 			}
 		}
 		return con
-	case row.Func.Pkg == "net/http" && row.Func.Recv == "Client":
+	case site.Receiver() != nil && knowledge.HasRole(site.Receiver().Type(), knowledge.HTTPClient):
 		roots := e.clientRoots(site.Receiver(), 0)
 		var con *construct
 		for _, r := range roots {
@@ -1435,7 +1435,7 @@ func (e *extractor) returnsRetryingClient(fn *ssa.Function) string {
 }
 
 func (e *extractor) retryingClientOf(fn *ssa.Function) string {
-	vals, _ := returned(fn, "net/http", "Client")
+	vals, _ := returned(fn, knowledge.HTTPClient)
 	desc := ""
 	for _, v := range vals {
 		c := e.retryingHTTPClient(e.requestRoot(v))

@@ -25,7 +25,7 @@ func (e *extractor) asksEventStream(fn *ssa.Function, roots []ssa.Value) bool {
 				continue
 			}
 			site, ok := knowledge.Resolve(call.Common())
-			if !ok || site.Row == nil || site.Row.Kind != knowledge.SetHeader || site.Row.Func.Pkg != "net/http" {
+			if !ok || site.Row == nil || site.Row.Kind != knowledge.SetHeader || site.Receiver() == nil || !isHeader(site.Receiver().Type()) {
 				continue
 			}
 			nameArg, valueArg := site.RoleArg(knowledge.HeaderName), site.RoleArg(knowledge.HeaderValue)
