@@ -273,6 +273,10 @@ type Call struct {
 	Meaning ErrMeaning
 	// Lib names the library, for messages and documentation.
 	Lib string
+	// SendsReceiver is set for a Request whose receiver is the request it
+	// sends (resty's verbs, failsafehttp's Do), with the headers and the
+	// client it was made with.
+	SendsReceiver bool
 }
 
 // Param returns the index of the parameter with role r.
@@ -354,6 +358,18 @@ func Packages() []string {
 		}
 	}
 	return slices.Sorted(maps.Keys(seen))
+}
+
+// Operates reports whether the package with this import path is one of
+// the standard library's whose calls the tables describe as operations
+// (queries, transactions, requests, connections): a package importing one
+// may do something a summary records.
+func Operates(path string) bool {
+	switch path {
+	case sqlPkg, httpPkg, netPkg, smtpPkg:
+		return true
+	}
+	return false
 }
 
 // Covered reports whether the package with this import path is a library

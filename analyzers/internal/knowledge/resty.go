@@ -27,15 +27,15 @@ var resty = library{
 
 		// Sending: the verb methods fix the method; Execute takes it; Send
 		// uses the request's Method field.
-		{Func: method(restyPkg, "Request", "Get"), Kind: Request, Params: []Param{p(0, URL)}, Method: "GET"},
-		{Func: method(restyPkg, "Request", "Head"), Kind: Request, Params: []Param{p(0, URL)}, Method: "HEAD"},
-		{Func: method(restyPkg, "Request", "Options"), Kind: Request, Params: []Param{p(0, URL)}, Method: "OPTIONS"},
-		{Func: method(restyPkg, "Request", "Post"), Kind: Request, Params: []Param{p(0, URL)}, Method: "POST"},
-		{Func: method(restyPkg, "Request", "Put"), Kind: Request, Params: []Param{p(0, URL)}, Method: "PUT"},
-		{Func: method(restyPkg, "Request", "Patch"), Kind: Request, Params: []Param{p(0, URL)}, Method: "PATCH"},
-		{Func: method(restyPkg, "Request", "Delete"), Kind: Request, Params: []Param{p(0, URL)}, Method: "DELETE"},
-		{Func: method(restyPkg, "Request", "Execute"), Kind: Request, Params: []Param{p(0, HTTPMethod), p(1, URL)}},
-		{Func: method(restyPkg, "Request", "Send"), Kind: Request},
+		{Func: method(restyPkg, "Request", "Get"), Kind: Request, SendsReceiver: true, Params: []Param{p(0, URL)}, Method: "GET"},
+		{Func: method(restyPkg, "Request", "Head"), Kind: Request, SendsReceiver: true, Params: []Param{p(0, URL)}, Method: "HEAD"},
+		{Func: method(restyPkg, "Request", "Options"), Kind: Request, SendsReceiver: true, Params: []Param{p(0, URL)}, Method: "OPTIONS"},
+		{Func: method(restyPkg, "Request", "Post"), Kind: Request, SendsReceiver: true, Params: []Param{p(0, URL)}, Method: "POST"},
+		{Func: method(restyPkg, "Request", "Put"), Kind: Request, SendsReceiver: true, Params: []Param{p(0, URL)}, Method: "PUT"},
+		{Func: method(restyPkg, "Request", "Patch"), Kind: Request, SendsReceiver: true, Params: []Param{p(0, URL)}, Method: "PATCH"},
+		{Func: method(restyPkg, "Request", "Delete"), Kind: Request, SendsReceiver: true, Params: []Param{p(0, URL)}, Method: "DELETE"},
+		{Func: method(restyPkg, "Request", "Execute"), Kind: Request, SendsReceiver: true, Params: []Param{p(0, HTTPMethod), p(1, URL)}},
+		{Func: method(restyPkg, "Request", "Send"), Kind: Request, SendsReceiver: true},
 
 		// Headers, per request or client-wide (a constant client-wide
 		// idempotency key is shared by every request). SetHeaders takes a

@@ -87,7 +87,7 @@ var retryLibs = library{
 		// failsafehttp: a request or transport run through policies.
 		{Func: fn(failsafeHTTP, "NewRequest"), Kind: NewRequest, Params: []Param{p(0, Req), p(2, Policies)}, Result: RequestResult},
 		{Func: fn(failsafeHTTP, "NewRequestWithExecutor"), Kind: NewRequest, Params: []Param{p(0, Req), p(2, Policies)}, Result: RequestResult},
-		{Func: method(failsafeHTTP, "Request", "Do"), Kind: Request},
+		{Func: method(failsafeHTTP, "Request", "Do"), Kind: Request, SendsReceiver: true},
 		{Func: fn(failsafeHTTP, "NewRoundTripper"), Kind: RetryClient, Params: []Param{p(1, Policies)}, Result: ClientResult},
 		{Func: fn(failsafeHTTP, "NewRoundTripperWithExecutor"), Kind: RetryClient, Params: []Param{p(1, Policies)}, Result: ClientResult},
 	},

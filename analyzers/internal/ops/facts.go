@@ -135,11 +135,7 @@ func needsBodies(pass *analysis.Pass, networkFuncs []string) bool {
 // relevantLibrary reports whether a package's calls can lock, begin a
 // transaction or reach the network.
 func relevantLibrary(path string) bool {
-	switch path {
-	case "database/sql", "net/http", "net", "net/smtp":
-		return true
-	}
-	return knowledge.Covered(path)
+	return knowledge.Operates(path) || knowledge.Covered(path)
 }
 
 // importedSummary returns the Summary fact of a function of another

@@ -336,7 +336,7 @@ func (e *extractor) librarySend(fn *ssa.Function, call ssa.CallInstruction, site
 				reqv = last
 			}
 		}
-	case row.Func.Pkg == "github.com/go-resty/resty/v2" || strings.HasSuffix(row.Func.Pkg, "/failsafehttp"):
+	case row.SendsReceiver:
 		reqv = site.Receiver()
 	}
 	var roots []ssa.Value
@@ -779,10 +779,11 @@ func (e *extractor) sendRoots(v ssa.Value) []ssa.Value {
 	return out
 }
 
-// clientRootsOf returns the roots of the client a resty request is made
-// by, whose client-wide headers it carries.
+// clientRootsOf returns the roots of the client a request that sends
+// itself was made by (client.R(), resty's), whose client-wide headers it
+// carries.
 func clientRootsOf(e *extractor, site knowledge.Site) []ssa.Value {
-	if site.Row.Func.Pkg != "github.com/go-resty/resty/v2" {
+	if !site.Row.SendsReceiver {
 		return nil
 	}
 	r, ok := e.requestRoot(site.Receiver()).(*ssa.Call)

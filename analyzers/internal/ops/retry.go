@@ -1337,7 +1337,7 @@ func (e *extractor) clientRetry(s *send) *construct {
 			}
 		}
 		return con
-	case row.Func.Pkg == "github.com/go-resty/resty/v2" && row.Func.Recv == "Request":
+	case site.Receiver() != nil && knowledge.HasRole(site.Receiver().Type(), knowledge.ClientRequest):
 		roots := clientRootsOf(e, site)
 		var con *construct
 		for _, r := range roots {
