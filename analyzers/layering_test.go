@@ -32,9 +32,7 @@ var libraryPathsAllowed = map[string]int{
 // row's function or receiver name (row.Func.Name == "Save") that the
 // layers below the dialects still make; like libraryPathsAllowed, it may
 // only shrink.
-var libraryNamesAllowed = map[string]int{
-	"internal/ops/retry.go": 3, // failsafe-go's Executor and failsafehttp's Request, retryablehttp's Client
-}
+var libraryNamesAllowed = map[string]int{}
 
 // TestLayering: no analyzer names a library, and no layer below them
 // spells a library's import path or compares a library function's name,

@@ -39,6 +39,8 @@ var retryLibs = library{
 	pkgs: []string{backoffV4Pkg, backoffV5Pkg, retryGoPkg, goRetryPkg, failsafePkg},
 	types: []Type{
 		{Pkg: retryPolicyPkg, Name: "RetryPolicy", Role: RetryPolicy},
+		{Pkg: failsafePkg, Name: "Executor", Role: PolicyExecutor},
+		{Pkg: failsafeHTTP, Name: "Request", Role: PolicyRequest},
 	},
 	calls: []Call{
 		// backoff v4: (operation, b BackOff, ...).

@@ -20,14 +20,16 @@ const (
 	DBError                 // an error type that carries the database's error code
 
 	// Network and retries.
-	Retrying      // a client or transport that retries every request sent through it (retryablehttp.Client, RoundTripper)
-	RetryPolicy   // a failsafe-go retry policy: an executor, request or transport built with one retries
-	IdemKeyHolder // a struct whose key field (IdemKeyField) is the idempotency key of the request it is passed to (stripe.Params)
-	HTTPRequest   // net/http's Request: its Header field holds the request's headers
-	ClientRequest // a client library's request that carries its own headers (resty.Request, retryablehttp.Request)
-	HeaderMap     // net/http's Header: Set and Add write a request's headers
-	HTTPResponse  // net/http's Response: its StatusCode says whether the server performed the request
-	HTTPClient    // net/http's Client: it retries nothing unless its transport does
+	Retrying       // a client or transport that retries every request sent through it (retryablehttp.Client, RoundTripper)
+	RetryPolicy    // a failsafe-go retry policy: an executor, request or transport built with one retries
+	IdemKeyHolder  // a struct whose key field (IdemKeyField) is the idempotency key of the request it is passed to (stripe.Params)
+	HTTPRequest    // net/http's Request: its Header field holds the request's headers
+	ClientRequest  // a client library's request that carries its own headers (resty.Request, retryablehttp.Request)
+	HeaderMap      // net/http's Header: Set and Add write a request's headers
+	HTTPResponse   // net/http's Response: its StatusCode says whether the server performed the request
+	HTTPClient     // net/http's Client: it retries nothing unless its transport does
+	PolicyExecutor // failsafe-go's Executor: it retries what it runs only when built with a retry policy
+	PolicyRequest  // failsafehttp's Request: sent with the policies of the NewRequest that made it
 )
 
 // HasRole reports whether t is (a pointer to) the library type whose row

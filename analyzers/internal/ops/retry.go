@@ -8,7 +8,6 @@ import (
 	"slices"
 	"sort"
 	"strconv"
-	"strings"
 
 	"golang.org/x/tools/go/ssa"
 
@@ -1083,7 +1082,7 @@ func (e *extractor) retryCall(call ssa.CallInstruction, k int) *construct {
 		if !ok || site.Arg(i) != common.Args[k] {
 			return nil
 		}
-		if row.Func.Recv == "Executor" && !e.executorRetries(site.Receiver(), 0) {
+		if recv := site.Receiver(); recv != nil && knowledge.HasRole(recv.Type(), knowledge.PolicyExecutor) && !e.executorRetries(recv, 0) {
 			return nil
 		}
 		return &construct{kind: wrapperRetry, pos: call.Pos(), desc: CalleeName(site),
@@ -1350,7 +1349,7 @@ func (e *extractor) clientRetry(s *send) *construct {
 			}
 		}
 		return con
-	case row.Func.Recv == "Request" && strings.HasSuffix(row.Func.Pkg, "/failsafehttp"):
+	case site.Receiver() != nil && knowledge.HasRole(site.Receiver().Type(), knowledge.PolicyRequest):
 		// failsafehttp: the policies of the NewRequest it comes from.
 		if c, ok := e.requestRoot(site.Receiver()).(*ssa.Call); ok {
 			if rs, ok := knowledge.Resolve(c.Common()); ok && rs.Row != nil && rs.Row.Kind == knowledge.NewRequest {
@@ -1378,7 +1377,7 @@ func (e *extractor) retryingHTTPClient(r ssa.Value) *construct {
 		// retryablehttp's StandardClient: a RetryClient method of its
 		// Client (NewClient returns no *http.Client, nor do round
 		// tripper constructors).
-		if site, ok := knowledge.Resolve(x.Common()); ok && site.Row != nil && site.Row.Kind == knowledge.RetryClient && site.Row.Func.Recv == "Client" {
+		if site, ok := knowledge.Resolve(x.Common()); ok && site.Row != nil && site.Row.Kind == knowledge.RetryClient && site.Receiver() != nil && knowledge.HasRole(site.Receiver().Type(), knowledge.Retrying) {
 			return &construct{kind: clientRetry, pos: x.Pos(), desc: "the go-retryablehttp client behind " + CalleeName(site)}
 		}
 		// A function of the program that returns a retrying client (a
