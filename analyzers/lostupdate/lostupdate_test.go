@@ -50,5 +50,5 @@ func TestRelated(t *testing.T) {
 			assert.Contains(t, d.Related[0].Message, "the read: ")
 		}
 	}
-	assert.Equal(t, 33, n)
+	assert.Equal(t, 34, n)
 }

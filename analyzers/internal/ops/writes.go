@@ -316,7 +316,8 @@ func (r *Result) ColumnWrites(fn *ssa.Function) []*ColumnWrite {
 				continue
 			}
 			switch site.Row.Kind {
-			case knowledge.Exec:
+			case knowledge.Exec, knowledge.Query:
+				// A query too: UPDATE ... RETURNING run with QueryRow or Get.
 				out = append(out, r.e.sqlWrites(call, site)...)
 			case knowledge.Save, knowledge.Update:
 				if l := libraryAt(site); l != nil && l.Writes != nil {
