@@ -35,7 +35,7 @@ func run(pass *analysis.Pass) (any, error) {
 	// package, by the analyzer that is always on.
 	if cfg, _ := pass.ResultOf[config.Analyzer].(*config.Config); cfg != nil && cfg.Err != nil && len(pass.Files) > 0 {
 		r.Report(report.Finding{Pos: pass.Files[0].Package, End: pass.Files[0].Name.End(), Rule: "config",
-			Message: fmt.Sprintf("bad idemlint configuration, so idemlint analyses nothing in this package: %v", cfg.Err)})
+			Message: fmt.Sprintf("bad idemlint configuration, so idemlint analyses nothing in this package: %v; correct the setting there", cfg.Err)})
 	}
 	for _, d := range report.Directives(pass.Fset, pass.Files) {
 		if d.Malformed != "" {

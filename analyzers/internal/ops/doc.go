@@ -18,7 +18,10 @@
 //     exports no facts.
 //
 // Both classify calls the same way (extract.go): the knowledge tables for
-// library calls, sqltext for SQL constants, the schema-free summaries of
+// library calls, the hooks each library's dialect registers for what the
+// rows alone do not say (a Library: builder chains, model naming, generated
+// clients, SQL a query builder made), sqltext for the SQL text, the
+// schema-free summaries of
 // same-package callees computed on demand, and imported facts for callees
 // in other packages. An unknown callee (a function value, an interface
 // whose implementation is not visible) is no operation. Summaries carry
