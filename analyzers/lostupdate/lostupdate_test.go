@@ -12,16 +12,17 @@ import (
 )
 
 var fixtures = []string{
-	"./lostupdate/ledger",     // database/sql, sqlx and pgx: SELECT then UPDATE with a value computed in Go
-	"./lostupdate/counters",   // GORM: First then Save, Update, UpdateColumn, Updates(map)
-	"./lostupdate/gormfix",    // GORM Update of the old value plus or minus a delta, with its fix
-	"./lostupdate/bunsvc",     // bun Scan, then NewUpdate of the model, Set and SetColumn
-	"./lostupdate/gormgen",    // GORM generics: First, then Update of the same row
-	"./lostupdate/entsvc",     // ent: Get or Only, then UpdateOneID or the entity's Update with SetX
-	"./lostupdate/bank",       // sqlc: a :one query, then an UPDATE method whose params carry the value
-	"./lostupdate/sqwallet",   // squirrel-built SELECT then UPDATE Set of a value computed in Go; sq.Expr and Suffix("FOR UPDATE") silent
-	"./lostupdate/walletrepo", // pgx reached through a wrapper's field, in a package that imports no database library
-	"./lostupdate/shop",       // services over package repo (GORM and bun repositories: Get returns a model, Save writes it whole), transactions passed to it
+	"./lostupdate/ledger",       // database/sql, sqlx and pgx: SELECT then UPDATE with a value computed in Go
+	"./lostupdate/counters",     // GORM: First then Save, Update, UpdateColumn, Updates(map)
+	"./lostupdate/gormfix",      // GORM Update of the old value plus or minus a delta, with its fix
+	"./lostupdate/bunsvc",       // bun Scan, then NewUpdate of the model, Set and SetColumn
+	"./lostupdate/gormgen",      // GORM generics: First, then Update of the same row
+	"./lostupdate/entsvc",       // ent: Get or Only, then UpdateOneID or the entity's Update with SetX
+	"./lostupdate/bank",         // sqlc: a :one query, then an UPDATE method whose params carry the value
+	"./lostupdate/gormv1wallet", // GORM v1 (jinzhu/gorm): First then Save or Update; gorm.Expr and Set("gorm:query_option", "FOR UPDATE") silent
+	"./lostupdate/sqwallet",     // squirrel-built SELECT then UPDATE Set of a value computed in Go; sq.Expr and Suffix("FOR UPDATE") silent
+	"./lostupdate/walletrepo",   // pgx reached through a wrapper's field, in a package that imports no database library
+	"./lostupdate/shop",         // services over package repo (GORM and bun repositories: Get returns a model, Save writes it whole), transactions passed to it
 }
 
 // TestFix checks the suggested fixes against fix.go.golden.
@@ -50,5 +51,5 @@ func TestRelated(t *testing.T) {
 			assert.Contains(t, d.Related[0].Message, "the read: ")
 		}
 	}
-	assert.Equal(t, 34, n)
+	assert.Equal(t, 37, n)
 }

@@ -12,15 +12,16 @@ import (
 )
 
 var fixtures = []string{
-	"./noversion/docstore",  // database/sql and pgx repository; a versioned table from DDL, an unversioned one
-	"./noversion/docsvc",    // a service passing a transaction down, and its handler
-	"./noversion/wikis",     // GORM Update, Updates, UpdateColumn and Save; Where with and without the version
-	"./noversion/ledger",    // sqlc's generated pgx queries in another package
-	"./noversion/profiles",  // GORM models versioned only by a Version field some update compares
-	"./noversion/jobs",      // a table no schema describes, versioned by an update that compares its version
-	"./noversion/bundocs",   // bun NewUpdate with Set and Where fragments
-	"./noversion/accounts",  // ent's generated client: UpdateOneID and Update with and without the version predicate
-	"./noversion/rotations", // a version column the code sets to a constant: a layout version, not versioned
+	"./noversion/docstore",   // database/sql and pgx repository; a versioned table from DDL, an unversioned one
+	"./noversion/docsvc",     // a service passing a transaction down, and its handler
+	"./noversion/wikis",      // GORM Update, Updates, UpdateColumn and Save; Where with and without the version
+	"./noversion/ledger",     // sqlc's generated pgx queries in another package
+	"./noversion/profiles",   // GORM models versioned only by a Version field some update compares
+	"./noversion/jobs",       // a table no schema describes, versioned by an update that compares its version
+	"./noversion/bundocs",    // bun NewUpdate with Set and Where fragments
+	"./noversion/accounts",   // ent's generated client: UpdateOneID and Update with and without the version predicate
+	"./noversion/gormv1docs", // GORM v1 (jinzhu/gorm): Update and Updates with and without the version
+	"./noversion/rotations",  // a version column the code sets to a constant: a layout version, not versioned
 }
 
 func Test(t *testing.T) {
@@ -49,5 +50,5 @@ func TestMessages(t *testing.T) {
 			}
 		}
 	}
-	assert.Equal(t, map[string]int{"noversion/predicate": 14, "noversion/unchecked": 7}, counts)
+	assert.Equal(t, map[string]int{"noversion/predicate": 15, "noversion/unchecked": 8}, counts)
 }

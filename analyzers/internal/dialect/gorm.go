@@ -15,9 +15,6 @@ import (
 	"github.com/idemlint/idemlint/analyzers/internal/ops"
 )
 
-// gormPkg is GORM v2's import path, which the fixes' import lookup needs.
-const gormPkg = "gorm.io/gorm"
-
 // gormDialect is GORM v2 (gorm.io/gorm), its chained and generics APIs,
 // and its optimisticlock plugin.
 var gormDialect = &Dialect{
@@ -33,7 +30,7 @@ var gormDialect = &Dialect{
 		}
 		return fmt.Sprintf("update it in SQL with UpdateColumn(%q, gorm.Expr(%q, delta))", col, expr)
 	},
-	AtomicFix: gormAtomicFix,
+	AtomicFix: gormV2.atomicFix,
 	VersionPredicate: func(_ *ops.Update, col, field string) string {
 		return fmt.Sprintf("add Where(%q, m.%s), bump it with gorm.Expr(%q) and treat RowsAffected == 0 as a conflict", col+" = ?", field, col+" + 1")
 	},
@@ -42,7 +39,7 @@ var gormDialect = &Dialect{
 	PluginBypass:      gormPluginBypass,
 	Ops: &ops.Library{
 		Name:       "gorm",
-		Pkg:        gormPkg,
+		Pkg:        gormV2.pkg,
 		Row:        gormRowOp,
 		Read:       gormReadOf,
 		Writes:     gormWritesOf,
@@ -67,7 +64,7 @@ func gormRowOp(site knowledge.Site) *ops.RowOp {
 	if recv := site.Receiver(); recv != nil {
 		h = ops.Root(recv)
 	}
-	op := &ops.RowOp{Kind: ops.LookupOrInsert, Lib: "gorm", Handle: h, NilResult: -1, FromLibrary: true, Desc: ops.CalleeName(site)}
+	op := &ops.RowOp{Kind: ops.LookupOrInsert, Lib: gormOf(site.Row.Func.Pkg).lib, Handle: h, NilResult: -1, FromLibrary: true, Desc: ops.CalleeName(site)}
 	firstOrCreateKeys(op, site)
 	return op
 }
@@ -106,9 +103,11 @@ func gormExecCount(call ssa.CallInstruction, site knowledge.Site) (ops.CountUse,
 func gormWholeModel(site knowledge.Site) (ssa.Value, bool) {
 	row := site.Row
 	switch {
-	case row.Func.Pkg == gormPkg && row.Func.Recv == "DB" && row.Func.Name == "Save":
+	case gormOf(row.Func.Pkg) == nil || row.Func.Recv != "DB":
+		return nil, false
+	case row.Func.Name == "Save":
 		return knowledge.Unwrap(site.RoleArg(knowledge.Model)), true
-	case row.Func.Pkg == gormPkg && row.Func.Recv == "DB" && row.Func.Name == "Updates" && isModelPtr(site.RoleArg(knowledge.Values)):
+	case row.Func.Name == "Updates" && isModelPtr(site.RoleArg(knowledge.Values)):
 		return knowledge.Unwrap(site.RoleArg(knowledge.Values)), true
 	}
 	return nil, false
@@ -135,9 +134,9 @@ func gormPluginBypass(u *ops.Update, col, field string) (plugin, why, fix string
 	return plugin, why, fmt.Sprintf("load the row first (First(&m)) and update that model, or add Where(%q, m.%s) and treat RowsAffected == 0 as a conflict", col+" = ?", field)
 }
 
-// gormAtomicFix offers, for GORM Update("c", m.F+d) or UpdateColumn, where
+// atomicFix offers, for GORM Update("c", m.F+d) or UpdateColumn, where
 // m.F is exactly the old value of c, the atomic form gorm.Expr("c + ?", d).
-func gormAtomicFix(pass *analysis.Pass, w *ops.ColumnWrite, col string, load *ssa.UnOp) []analysis.SuggestedFix {
+func (api *gormAPI) atomicFix(pass *analysis.Pass, w *ops.ColumnWrite, col string, load *ssa.UnOp) []analysis.SuggestedFix {
 	if w.Delta == nil || w.Column == "" {
 		return nil
 	}
@@ -156,7 +155,7 @@ func gormAtomicFix(pass *analysis.Pass, w *ops.ColumnWrite, col string, load *ss
 	}
 	gormName := ""
 	for _, imp := range file.Imports {
-		if imp.Path.Value == strconv.Quote(gormPkg) {
+		if imp.Path.Value == strconv.Quote(api.pkg) {
 			gormName = "gorm"
 			if imp.Name != nil {
 				gormName = imp.Name.Name

@@ -19,7 +19,8 @@ import (
 func gormRow(site knowledge.Site) *ops.RowOp {
 	row := site.Row
 	name := row.Func.Name
-	if row.Func.Pkg != gormPkg {
+	api := gormOf(row.Func.Pkg)
+	if api == nil {
 		return nil
 	}
 	generic := false
@@ -39,7 +40,7 @@ func gormRow(site knowledge.Site) *ops.RowOp {
 	default:
 		return nil
 	}
-	op := &ops.RowOp{Kind: kind, Lib: "gorm", FromLibrary: true, NilResult: -1}
+	op := &ops.RowOp{Kind: kind, Lib: api.lib, FromLibrary: true, NilResult: -1}
 	if recv := site.Receiver(); recv != nil {
 		op.Handle = ops.Root(recv)
 	}
@@ -153,7 +154,11 @@ func gormChain(op *ops.RowOp, v ssa.Value) bool {
 					}
 				}
 			}
-		case "WithContext", "Session", "Debug", "Select", "Omit", "Limit", "Order", "Preload", "Unscoped", "Attrs", "Assign", "Set":
+		case "Set":
+			if c, ok := gormInsertOption(step); ok {
+				op.Conflict = c
+			}
+		case "WithContext", "Session", "Debug", "Select", "Omit", "Limit", "Order", "Preload", "Unscoped", "Attrs", "Assign", "New", "LogMode":
 		default:
 			return false
 		}
@@ -196,7 +201,7 @@ func genericRow(site knowledge.Site) (types.Type, []ops.KeyValue) {
 // API: its model is the type argument, its keys the chain's Where steps,
 // its row the T value returned (or the local it is stored in).
 func gormGenericRead(call *ssa.Call, site knowledge.Site) *ops.ColumnRead {
-	if site.Func.Pkg != gormPkg || site.Func.Recv != "ExecInterface" {
+	if site.Func.Pkg != gormV2.pkg || site.Func.Recv != "ExecInterface" {
 		return nil
 	}
 	switch site.Row.Func.Name {
@@ -213,7 +218,7 @@ func gormGenericRead(call *ssa.Call, site knowledge.Site) *ops.ColumnRead {
 		return nil
 	}
 	return &ops.ColumnRead{Instr: call, Model: model, ModelAddr: ops.RowLocal(row), Keys: keys, Handle: ops.Root(site.Receiver()),
-		Lib: "gorm", Desc: ops.CalleeName(site)}
+		Lib: gormV2.lib, Desc: ops.CalleeName(site)}
 }
 
 // gormGenericUpdates makes the writes of Updates(ctx, t) of the generics
@@ -221,7 +226,7 @@ func gormGenericRead(call *ssa.Call, site knowledge.Site) *ops.ColumnRead {
 // writes the non-zero fields), the row the one the chain's Where steps
 // pin. The field's column is the schema layer's (ColumnWrite.Field).
 func gormGenericUpdates(call *ssa.Call, site knowledge.Site) []*ops.ColumnWrite {
-	if site.Func.Pkg != gormPkg || site.Func.Recv != "ChainInterface" || site.Row.Func.Name != "Updates" {
+	if site.Func.Pkg != gormV2.pkg || site.Func.Recv != "ChainInterface" || site.Row.Func.Name != "Updates" {
 		return nil
 	}
 	model, keys := genericRow(site)
@@ -241,7 +246,7 @@ func gormGenericUpdates(call *ssa.Call, site knowledge.Site) []*ops.ColumnWrite 
 		for _, st := range ops.FieldStores(call.Parent(), a) {
 			if f := ops.FieldOf(st.Addr.(*ssa.FieldAddr)); f != nil {
 				out = append(out, &ops.ColumnWrite{Instr: call, Model: model, Field: f.Name(), Value: st.Val,
-					Keys: keys, Handle: ops.Root(site.Receiver()), Lib: "gorm", Desc: ops.CalleeName(site)})
+					Keys: keys, Handle: ops.Root(site.Receiver()), Lib: gormV2.lib, Desc: ops.CalleeName(site)})
 			}
 		}
 	}
@@ -252,7 +257,7 @@ func gormGenericUpdates(call *ssa.Call, site knowledge.Site) []*ops.ColumnWrite 
 // generics API: the model is the chain's type argument, the row the one
 // its Where steps pin.
 func gormGenericWrite(call *ssa.Call, site knowledge.Site) *ops.ColumnWrite {
-	if site.Func.Pkg != gormPkg || site.Func.Recv != "ChainInterface" || site.Row.Func.Name != "Update" {
+	if site.Func.Pkg != gormV2.pkg || site.Func.Recv != "ChainInterface" || site.Row.Func.Name != "Update" {
 		return nil
 	}
 	col, ok := knowledge.ConstString(site.RoleArg(knowledge.Column))
@@ -264,5 +269,5 @@ func gormGenericWrite(call *ssa.Call, site knowledge.Site) *ops.ColumnWrite {
 		return nil
 	}
 	return &ops.ColumnWrite{Instr: call, Model: model, Column: col, Value: knowledge.Unwrap(site.RoleArg(knowledge.Value)),
-		Keys: keys, Handle: ops.Root(site.Receiver()), Lib: "gorm", Desc: ops.CalleeName(site)}
+		Keys: keys, Handle: ops.Root(site.Receiver()), Lib: gormV2.lib, Desc: ops.CalleeName(site)}
 }

@@ -14,18 +14,20 @@ import (
 // or Save and its chain.
 func gormUpdate(call ssa.CallInstruction, site knowledge.Site) *ops.Update {
 	row := site.Row
-	if row.Func.Pkg != gormPkg || row.Func.Recv != "DB" {
+	api := gormOf(row.Func.Pkg)
+	if api == nil || row.Func.Recv != "DB" {
 		return nil
 	}
 	name := row.Func.Name
-	u := &ops.Update{Lib: "gorm", Method: name, Desc: "the GORM " + name}
+	u := &ops.Update{Lib: api.lib, Method: name, Desc: "the GORM " + name}
 	switch name {
 	case "Update", "UpdateColumn":
-		col, ok := knowledge.ConstString(site.RoleArg(knowledge.Column))
+		colArg, val := api.columnValue(site)
+		col, ok := knowledge.ConstString(colArg)
 		if !ok {
 			return nil
 		}
-		if isGormExpr(site.RoleArg(knowledge.Value)) {
+		if isGormExpr(val) {
 			u.Bumps = append(u.Bumps, col)
 		} else {
 			u.Assigns = append(u.Assigns, col)

@@ -3,7 +3,6 @@ package dialect
 import (
 	"go/constant"
 	"go/types"
-	"strings"
 
 	"golang.org/x/tools/go/ssa"
 
@@ -15,7 +14,8 @@ import (
 // gormRead makes a read of GORM First, Take, Last or Find into a model
 // pointer.
 func gormRead(call *ssa.Call, site knowledge.Site) *ops.ColumnRead {
-	if !strings.HasPrefix(site.Func.Pkg, gormPkg) || site.Func.Recv != "DB" {
+	api := gormOf(site.Func.Pkg)
+	if api == nil || site.Func.Recv != "DB" {
 		return nil
 	}
 	dest := site.RoleArg(knowledge.Dest)
@@ -31,7 +31,7 @@ func gormRead(call *ssa.Call, site knowledge.Site) *ops.ColumnRead {
 	if !gormChain(op, site.Receiver()) {
 		return nil
 	}
-	rd := &ops.ColumnRead{Instr: call, Model: model, ModelAddr: addr, Keys: op.Keys, Lib: "gorm", Desc: ops.CalleeName(site)}
+	rd := &ops.ColumnRead{Instr: call, Model: model, ModelAddr: addr, Keys: op.Keys, Lib: api.lib, Desc: ops.CalleeName(site)}
 	if recv := site.Receiver(); recv != nil {
 		rd.Handle = ops.Root(recv)
 	}
@@ -42,7 +42,8 @@ func gormRead(call *ssa.Call, site knowledge.Site) *ops.ColumnRead {
 // field of m stored since it was loaded), Update("c", v) and
 // UpdateColumn("c", v) on Model(&m), and Updates(map[string]any{...}).
 func gormWrites(fn *ssa.Function, call *ssa.Call, site knowledge.Site) []*ops.ColumnWrite {
-	if !strings.HasPrefix(site.Func.Pkg, gormPkg) || site.Func.Recv != "DB" {
+	api := gormOf(site.Func.Pkg)
+	if api == nil || site.Func.Recv != "DB" {
 		return nil
 	}
 	var h ssa.Value
@@ -56,7 +57,7 @@ func gormWrites(fn *ssa.Function, call *ssa.Call, site knowledge.Site) []*ops.Co
 	}
 	// A Where step on an update of a loaded model adds to its primary
 	// key: a version predicate or a compare-and-set on the old value.
-	base := ops.ColumnWrite{Instr: call, Handle: h, Lib: "gorm", Desc: ops.CalleeName(site), Keys: op.Keys, Guarded: gormWhere(site.Receiver())}
+	base := ops.ColumnWrite{Instr: call, Handle: h, Lib: api.lib, Desc: ops.CalleeName(site), Keys: op.Keys, Guarded: gormWhere(site.Receiver())}
 	name := site.Row.Func.Name
 	switch {
 	case name == "Save" || (name == "Updates" && isModelPtr(site.RoleArg(knowledge.Values))):
@@ -82,11 +83,11 @@ func gormWrites(fn *ssa.Function, call *ssa.Call, site knowledge.Site) []*ops.Co
 		}
 		return out
 	case name == "Update" || name == "UpdateColumn":
-		col, ok := knowledge.ConstString(site.RoleArg(knowledge.Column))
+		colArg, val := api.columnValue(site)
+		col, ok := knowledge.ConstString(colArg)
 		if !ok || modelAddr == nil {
 			return nil
 		}
-		val := knowledge.Unwrap(site.RoleArg(knowledge.Value))
 		w := base
 		w.Model, w.ModelAddr, w.Column, w.Value = ops.ModelType(modelAddr), modelAddr, col, val
 		if bin, ok := val.(*ssa.BinOp); ok && (bin.Op.String() == "+" || bin.Op.String() == "-") {
@@ -166,7 +167,8 @@ func gormSteps(v ssa.Value, visit func(step knowledge.Site) bool) bool {
 // gormRawRead makes a read of GORM Raw("SELECT c FROM t WHERE ...",
 // args...).Scan(&v): one column scanned into one local.
 func gormRawRead(call *ssa.Call, site knowledge.Site) *ops.ColumnRead {
-	if site.Row.Func.Pkg != gormPkg || site.Row.Func.Recv != "DB" || site.Row.Func.Name != "Scan" {
+	api := gormOf(site.Row.Func.Pkg)
+	if api == nil || site.Row.Func.Recv != "DB" || site.Row.Func.Name != "Scan" {
 		return nil
 	}
 	raw, ok := knowledge.Unwrap(site.Receiver()).(*ssa.Call)
@@ -197,7 +199,7 @@ func gormRawRead(call *ssa.Call, site knowledge.Site) *ops.ColumnRead {
 	if lk == nil || lk.Kind != ops.Lookup {
 		return nil
 	}
-	return &ops.ColumnRead{Instr: call, Table: stmt.Table.Name, Keys: lk.Keys, Handle: h, Lib: "gorm",
+	return &ops.ColumnRead{Instr: call, Table: stmt.Table.Name, Keys: lk.Keys, Handle: h, Lib: api.lib,
 		Cols: []ops.ReadCol{{Column: rc.Expr.Columns[0].Name, Addr: dest}}, Desc: "the SELECT of " + stmt.Table.Name + " (" + ops.CalleeName(rsite) + ")"}
 }
 

@@ -277,6 +277,11 @@ type Call struct {
 	// sends (resty's verbs, failsafehttp's Do), with the headers and the
 	// client it was made with.
 	SendsReceiver bool
+	// Setting is, for a row that does what its Kind says for one setting
+	// only, the constant its Key argument names then: jinzhu/gorm's
+	// Set("gorm:query_option", "FOR UPDATE") locks, Set of any other
+	// setting is a plain step.
+	Setting string
 }
 
 // Param returns the index of the parameter with role r.

@@ -8,6 +8,7 @@ var libraries = []library{
 	sqlx,
 	pgx,
 	gorm,
+	gormV1,
 	bun,
 	entRuntime, // ent.go: the runtime; generated code is recognised by EntCall, sqlc's by SQLC (sqlc.go)
 	dbErrors,

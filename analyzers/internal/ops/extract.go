@@ -311,10 +311,17 @@ func chainLock(site knowledge.Site) (string, bool) {
 			return "", false
 		case knowledge.LockStep:
 			lock := "a row lock"
-			if text, ok := knowledge.ConstString(step.RoleArg(knowledge.SQL)); ok {
-				if rl, ok := sqltext.ParseRowLock(text); ok {
-					lock = "SELECT ... " + strings.ToUpper(rl.Strength.String())
+			text, isConst := knowledge.ConstString(step.RoleArg(knowledge.SQL))
+			rl, parsed := sqltext.ParseRowLock(text)
+			if s := step.Row.Setting; s != "" {
+				// A setting step locks only when it names that setting
+				// and its value is a locking clause.
+				if key, _ := knowledge.ConstString(step.RoleArg(knowledge.Key)); key != s || !isConst || !parsed {
+					break
 				}
+			}
+			if isConst && parsed {
+				lock = "SELECT ... " + strings.ToUpper(rl.Strength.String())
 			}
 			return fmt.Sprintf("%s (%s, then %s)", lock, CalleeName(step), CalleeName(site)), true
 		case knowledge.Chain:

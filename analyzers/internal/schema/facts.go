@@ -317,8 +317,9 @@ func constantTableName(pass *analysis.Pass, fd *ast.FuncDecl) (string, bool) {
 }
 
 // mayHaveEvidence is a cheap test that rules out most structs before the
-// model is read: a gorm tag, an optimisticlock.Version field or an
-// embedded struct somewhere, or a TableName method.
+// model is read: a gorm tag (or GORM v1's sql tag), an
+// optimisticlock.Version field or an embedded struct somewhere, or a
+// TableName method.
 func mayHaveEvidence(obj *types.TypeName) bool {
 	st, ok := obj.Type().Underlying().(*types.Struct)
 	if !ok {
@@ -326,7 +327,7 @@ func mayHaveEvidence(obj *types.TypeName) bool {
 	}
 	for i := 0; i < st.NumFields(); i++ {
 		f := st.Field(i)
-		if strings.Contains(st.Tag(i), `gorm:"`) || f.Anonymous() {
+		if strings.Contains(st.Tag(i), `gorm:"`) || strings.Contains(st.Tag(i), `sql:"`) || f.Anonymous() {
 			return true
 		}
 		t := f.Type()

@@ -90,7 +90,7 @@ func readModel(obj *types.TypeName, tableNames tableNameLookup) *Model {
 	} else {
 		m.Table = gormTableName(obj.Name())
 	}
-	r := &modelReader{model: m}
+	r := &modelReader{model: m, v1: importsPath(obj.Pkg(), gormV1Path)}
 	r.walk(st, "", "", 0)
 	m.Keys = r.keys()
 	return m
@@ -124,6 +124,8 @@ type gormField struct {
 type modelReader struct {
 	model  *Model
 	fields []gormField
+	// v1: the model's package imports GORM v1, whose tags gormv1.go reads.
+	v1 bool
 }
 
 // maxEmbedding bounds the depth of embedded structs followed.
@@ -138,6 +140,10 @@ func (r *modelReader) walk(st *types.Struct, path, colPrefix string, depth int) 
 		}
 		tag := reflect.StructTag(st.Tag(i)).Get("gorm")
 		settings := parseTagSetting(tag, ";")
+		if r.v1 {
+			settings = v1TagSettings(reflect.StructTag(st.Tag(i)))
+			tag += reflect.StructTag(st.Tag(i)).Get("sql")
+		}
 		if tag != "" {
 			r.model.Evidence = true
 		}
@@ -278,6 +284,9 @@ func (r *modelReader) keys() []Key {
 		if checkTruth(f.settings["UNIQUE"]) {
 			keys = append(keys, Key{Name: gormUniqueName(tableOnly(m.Table), f.column), Columns: []string{f.column}, Parts: []string{f.column}, Source: src})
 		}
+	}
+	if r.v1 {
+		return append(keys, r.v1IndexKeys(src)...)
 	}
 	return append(keys, r.indexKeys(src)...)
 }
