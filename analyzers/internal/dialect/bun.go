@@ -8,7 +8,8 @@ import (
 
 // bunDialect is uptrace/bun's query builders.
 var bunDialect = &Dialect{
-	Lib: "bun",
+	Lib:    "bun",
+	Models: bunModels,
 	ClaimInsert: func(cols string) string {
 		return fmt.Sprintf("insert with On(\"CONFLICT (%s) DO NOTHING\") and read the row when nothing was inserted, or catch the unique violation and re-read", cols)
 	},

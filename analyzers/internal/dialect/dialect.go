@@ -21,6 +21,7 @@ import (
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/idemlint/idemlint/analyzers/internal/ops"
+	"github.com/idemlint/idemlint/analyzers/internal/schema"
 )
 
 // A Dialect is one library's wording. Every field is set; plain SQL's
@@ -69,6 +70,12 @@ type Dialect struct {
 	// when its knowledge rows alone describe it.
 	Ops *ops.Library
 
+	// Models is the library's naming of its models (struct tags, table
+	// names), registered with the schema layer; nil when its models are
+	// not named in Go (generated code, SQL text) or GORM's naming, the
+	// schema layer's default, is theirs.
+	Models *schema.ModelReader
+
 	// LookupOrInsert is checkinsert's message for the library's own
 	// lookup-or-insert call (GORM FirstOrCreate), on table (" on users"
 	// or ""); nil when it has none.
@@ -79,11 +86,15 @@ type Dialect struct {
 var all = []*Dialect{sqlDialect, sqlcDialect, gormDialect, gormV1Dialect, bunDialect, entDialect, squirrelDialect}
 
 // The ops layer dispatches each library call to the Library of its
-// package; the dialects are where those come from.
+// package, and the schema layer asks the model readers what a struct
+// type maps to; the dialects are where those come from.
 func init() {
 	for _, d := range all {
 		if d.Ops != nil {
 			ops.RegisterLibrary(d.Ops)
+		}
+		if d.Models != nil {
+			schema.RegisterModels(d.Models)
 		}
 	}
 }

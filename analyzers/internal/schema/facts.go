@@ -250,7 +250,8 @@ func hasSqlcQuery(pkg *types.Package) bool {
 	return false
 }
 
-// readModels reads the package's GORM models with evidence.
+// readModels reads the package's models with evidence: those a library's
+// reader claims, and GORM's.
 func readModels(pkg *types.Package, tableNames tableNameLookup) []*Model {
 	var out []*Model
 	scope := pkg.Scope()
@@ -259,7 +260,7 @@ func readModels(pkg *types.Package, tableNames tableNameLookup) []*Model {
 		if !ok || obj.IsAlias() || modelTypeName(obj.Type()) != obj {
 			continue
 		}
-		if !mayHaveEvidence(obj) {
+		if !mayHaveEvidence(obj) && claimant(obj) == nil {
 			continue
 		}
 		if m := readModel(obj, tableNames); m != nil && m.Evidence {

@@ -55,14 +55,11 @@ func modelTypeName(t types.Type) *types.TypeName {
 	return nil
 }
 
-// tableNameLookup answers, for the type declaring a TableName method,
-// the constant it returns: found reports that the type is known to have
-// one, known that its result is a visible constant.
 type tableNameLookup func(typeKey string) (name string, known, found bool)
 
-// readModel reads a GORM model. It returns nil when the model's table is
-// not known: a TableName method whose result is not a visible constant, or
-// TableName(Namer).
+// readModel reads a model: the library's that claims it, or else a GORM
+// model. It returns nil when the model's table is not known: a TableName
+// method whose result is not a visible constant, or TableName(Namer).
 func readModel(obj *types.TypeName, tableNames tableNameLookup) *Model {
 	named, ok := obj.Type().(*types.Named)
 	if !ok {
@@ -72,17 +69,15 @@ func readModel(obj *types.TypeName, tableNames tableNameLookup) *Model {
 	if !ok {
 		return nil
 	}
+	if r := claimant(obj); r != nil {
+		m := r.Read(obj, tableNames)
+		if m != nil {
+			m.Lib, m.Evidence = r.Lib, true
+		}
+		return m
+	}
 	m := &Model{Type: typeKey(obj)}
-	if sel, _, _ := types.LookupFieldOrMethod(types.NewPointer(named), true, obj.Pkg(), "TableName"); sel != nil {
-		fn, ok := sel.(*types.Func)
-		if !ok {
-			return nil
-		}
-		recv := recvTypeName(fn)
-		if recv == nil || tableNames == nil {
-			return nil
-		}
-		name, known, _ := tableNames(typeKey(recv))
+	if name, has, known := TableNameOf(obj, tableNames); has {
 		if !known {
 			return nil
 		}

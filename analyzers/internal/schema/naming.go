@@ -167,6 +167,10 @@ var compiledPlurals = func() []inflection {
 	return out
 }()
 
+// Plural is jinzhu/inflection's Plural, which GORM and bun both name
+// their default tables with.
+func Plural(s string) string { return plural(s) }
+
 // plural is inflection.Plural.
 func plural(s string) string {
 	for _, inf := range compiledPlurals {

@@ -50,7 +50,11 @@ const (
 	FromSqlc                       // a schema file of a sqlc.yaml, sqlc.yml or sqlc.json
 	FromEnt                        // ent's generated migrate package
 	FromGORM                       // a GORM model's struct tags
+	FromModel                      // another library's model (ModelReader)
 )
+
+// model reports whether descriptions of this kind come from a model type.
+func (k SourceKind) model() bool { return k == FromGORM || k == FromModel }
 
 func (k SourceKind) String() string {
 	switch k {
@@ -62,6 +66,8 @@ func (k SourceKind) String() string {
 		return "ent"
 	case FromGORM:
 		return "gorm"
+	case FromModel:
+		return "model"
 	}
 	return "?"
 }
@@ -166,11 +172,14 @@ type desc struct {
 	Describes bool
 }
 
-// Model is a GORM model as the schema layer reads it from its type.
+// Model is a model as the schema layer reads it from its type: GORM's,
+// or a library's whose ModelReader claims it.
 type Model struct {
 	// Type is the model's type, "example.com/store.User".
 	Type  string
 	Table string
+	// Lib is the library whose reader read it; "" for GORM's naming.
+	Lib string
 	// Fields are the columns, in GORM's order (embedded structs
 	// flattened): Name is the Go field (A.B through a named embedded
 	// struct), Column its column.
@@ -182,6 +191,11 @@ type Model struct {
 	// any struct can be a model, so one without contributes only its
 	// primary key.
 	Evidence bool
+	// KeysOnly marks a model whose library's tables are made by
+	// migrations more often than from its structs (bun): its keys count,
+	// but its columns do not describe the table, so no No answer comes
+	// from it.
+	KeysOnly bool
 }
 
 // ModelField is a field of a model that is a column.
@@ -416,9 +430,9 @@ func (s *Schema) version(tables []*desc) (Version, bool) {
 			switch {
 			case c.Plugin:
 				v = Version{Column: c.Name, Field: c.Field, Kind: VersionPlugin, Source: t.Source}
-			case t.Source.Kind != FromGORM && strings.EqualFold(c.Name, s.cfg.VersionColumn) && !c.NotCounter:
+			case !t.Source.Kind.model() && strings.EqualFold(c.Name, s.cfg.VersionColumn) && !c.NotCounter:
 				v = Version{Column: c.Name, Kind: VersionColumn, Source: t.Source}
-			case t.Source.Kind == FromGORM && c.Field == s.cfg.VersionField:
+			case t.Source.Kind.model() && c.Field == s.cfg.VersionField:
 				v = Version{Column: c.Name, Field: c.Field, Kind: VersionField, Source: t.Source}
 			default:
 				continue
@@ -473,7 +487,11 @@ func (s *Schema) Model(t types.Type) (*Model, bool) {
 
 // modelTable is the description a model gives of its table.
 func modelTable(m *Model) *desc {
-	t := &desc{Source: Source{FromGORM, m.Type}, Name: m.Table, Keys: m.Keys, Describes: m.Evidence}
+	src := Source{FromGORM, m.Type}
+	if m.Lib != "" {
+		src.Kind = FromModel
+	}
+	t := &desc{Source: src, Name: m.Table, Keys: m.Keys, Describes: m.Evidence && !m.KeysOnly}
 	t.Schema, t.Name = splitTable(m.Table)
 	for _, f := range m.Fields {
 		t.Columns = append(t.Columns, column{Name: f.Column, Field: f.Name, Plugin: f.Plugin})
