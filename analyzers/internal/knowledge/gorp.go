@@ -41,12 +41,12 @@ func gorpCalls() []Call {
 			// SelectInt and the others return the first column of the first
 			// row, the zero value (0, "", an invalid Null*) with a nil error
 			// when no row matched.
-			Call{Func: m("SelectInt"), Kind: Query, Params: []Param{p(0, SQL), p(1, Binds)}},
-			Call{Func: m("SelectNullInt"), Kind: Query, Params: []Param{p(0, SQL), p(1, Binds)}},
-			Call{Func: m("SelectFloat"), Kind: Query, Params: []Param{p(0, SQL), p(1, Binds)}},
-			Call{Func: m("SelectNullFloat"), Kind: Query, Params: []Param{p(0, SQL), p(1, Binds)}},
-			Call{Func: m("SelectStr"), Kind: Query, Params: []Param{p(0, SQL), p(1, Binds)}},
-			Call{Func: m("SelectNullStr"), Kind: Query, Params: []Param{p(0, SQL), p(1, Binds)}},
+			Call{Func: m("SelectInt"), Kind: Query, Params: []Param{p(0, SQL), p(1, Binds)}, Result: ScalarResult},
+			Call{Func: m("SelectNullInt"), Kind: Query, Params: []Param{p(0, SQL), p(1, Binds)}, Result: ScalarResult},
+			Call{Func: m("SelectFloat"), Kind: Query, Params: []Param{p(0, SQL), p(1, Binds)}, Result: ScalarResult},
+			Call{Func: m("SelectNullFloat"), Kind: Query, Params: []Param{p(0, SQL), p(1, Binds)}, Result: ScalarResult},
+			Call{Func: m("SelectStr"), Kind: Query, Params: []Param{p(0, SQL), p(1, Binds)}, Result: ScalarResult},
+			Call{Func: m("SelectNullStr"), Kind: Query, Params: []Param{p(0, SQL), p(1, Binds)}, Result: ScalarResult},
 			Call{Func: m("Query"), Kind: Query, Params: []Param{p(0, SQL), p(1, Binds)}, Result: RowsResult},
 			Call{Func: m("QueryRow"), Kind: Query, Params: []Param{p(0, SQL), p(1, Binds)}, Result: RowResult},
 			Call{Func: m("Exec"), Kind: Exec, Params: []Param{p(0, SQL), p(1, Binds)}, Result: ExecResult},
@@ -79,7 +79,7 @@ func gorpCalls() []Call {
 	}
 	// Package functions over a SqlExecutor, which the methods call.
 	for _, name := range []string{"SelectInt", "SelectNullInt", "SelectFloat", "SelectNullFloat", "SelectStr", "SelectNullStr"} {
-		calls = append(calls, Call{Func: fn(gorpPkg, name), Kind: Query, Params: []Param{p(0, Handle), p(1, SQL), p(2, Binds)}})
+		calls = append(calls, Call{Func: fn(gorpPkg, name), Kind: Query, Params: []Param{p(0, Handle), p(1, SQL), p(2, Binds)}, Result: ScalarResult})
 	}
 	return append(calls,
 		// SelectOne(m, e, holder, query, args...): e runs it.
