@@ -51,5 +51,5 @@ func TestRelated(t *testing.T) {
 			assert.Contains(t, d.Related[0].Message, "the read: ")
 		}
 	}
-	assert.Equal(t, 38, n)
+	assert.Equal(t, 39, n)
 }

@@ -20,7 +20,11 @@ var gorpDialect = &Dialect{
 	},
 	LockRead: "read the row with SelectOne(&row, \"SELECT ... FOR UPDATE\", ...) in the gorp Transaction (DbMap.Begin) that writes it",
 	AtomicUpdate: func(w *ops.ColumnWrite, col, expr string) string {
-		return fmt.Sprintf("update it in SQL with Exec(\"UPDATE %s %s WHERE ...\", delta, ...) instead of writing the row back with Update", w.Table, sqlAtomic(col, expr))
+		table := w.Table
+		if table == "" {
+			table = "..." // a helper's write: its registration is not in sight
+		}
+		return fmt.Sprintf("update it in SQL with Exec(\"UPDATE %s %s WHERE ...\", delta, ...) instead of writing the row back with Update", table, sqlAtomic(col, expr))
 	},
 	VersionPredicate: func(_ *ops.Update, col, field string) string {
 		if field == "" {
@@ -31,12 +35,13 @@ var gorpDialect = &Dialect{
 	CheckCount:        "read the row (Get, SelectOne) before Update so that gorp compares a non-zero version and returns a gorp.OptimisticLockError on a conflict, or treat a count of 0 from Update as a conflict",
 	UnobservableCount: func(*ops.Update) (string, string) { return "", "" },
 	Ops: &ops.Library{
-		Name:       "gorp",
-		Pkg:        gorpPkg,
-		Row:        gorpRow,
-		Read:       gorpRead,
-		Writes:     gorpWrites,
-		Update:     gorpUpdate,
-		WholeModel: gorpWholeModel,
+		Name:         "gorp",
+		Pkg:          gorpPkg,
+		Row:          gorpRow,
+		Read:         gorpRead,
+		Writes:       gorpWrites,
+		Update:       gorpUpdate,
+		WholeModel:   gorpWholeModel,
+		ModelColumns: gorpModelColumns,
 	},
 }

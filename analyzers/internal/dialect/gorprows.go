@@ -290,3 +290,16 @@ func gorpWholeModel(site knowledge.Site) (ssa.Value, bool) {
 	model, _, _ := gorpModel(site)
 	return model, model != nil
 }
+
+// gorpModelColumns names the columns of a gorp struct's fields by their
+// db tags, for the reads and writes of helpers in other packages; the
+// table is "": it is the registration's, which only the helper's package
+// shows (a ColMap(f).Rename there is not seen either).
+func gorpModelColumns(t types.Type) (string, func(string) (string, bool)) {
+	st, ok := t.Underlying().(*types.Struct)
+	if !ok {
+		return "", nil
+	}
+	tab := &gorpTable{st: st}
+	return "", tab.column
+}
