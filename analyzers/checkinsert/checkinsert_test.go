@@ -25,6 +25,7 @@ var fixtures = []string{
 	"./checkinsert/categories", // a create helper taking a request struct; unique violations recognised by the driver's message
 	"./checkinsert/sqsvc",      // squirrel-built SQL (sq.Eq, written conditions, Suffix ON CONFLICT) run by database/sql
 	"./checkinsert/gormv1svc",  // GORM v1 (jinzhu/gorm): First, RecordNotFound, Count; Set("gorm:insert_option")
+	"./checkinsert/gorpsvc",    // gorp SelectOne, SelectInt and Get, then Insert of the caller's struct; Exec ON CONFLICT
 }
 
 func Test(t *testing.T) {
@@ -62,5 +63,5 @@ func TestRelated(t *testing.T) {
 			}
 		}
 	}
-	assert.Equal(t, map[string]int{"checkinsert/race": 40, "checkinsert/effect-before-claim": 2, "checkinsert/firstorcreate": 3}, counts)
+	assert.Equal(t, map[string]int{"checkinsert/race": 43, "checkinsert/effect-before-claim": 2, "checkinsert/firstorcreate": 3}, counts)
 }

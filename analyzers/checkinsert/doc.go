@@ -38,7 +38,9 @@
 // (inline, or Where steps with SQL fragments or struct conditions; the
 // generics API's gorm.G[T](db).Where(...).First(ctx) too), bun
 // Scan, Exists or Count with Where fragments, ent Only, First, Exist or
-// Count with equality predicates, or a call of a function whose body
+// Count with equality predicates, gorp SelectOne, SelectInt (0 when
+// nothing matched) or Get by primary key (nil when nothing matched), or
+// a call of a function whose body
 // does one and tells its caller that it found nothing: by returning nil
 // with a nil error, by returning an error variable of its own, by
 // returning the driver's error as it is or wrapped with %w, or by
@@ -53,11 +55,14 @@
 // err == nil { return ErrExists }), the tests of the error read together
 // along each path. An insert is an INSERT statement, a sqlc INSERT, GORM
 // Create or bun NewInsert of a model built in the function, ent Create
-// with its Set steps, or a helper whose body does one. The table of a
+// with its Set steps, gorp Insert of a struct built in the function (it
+// has no conflict clause), or a helper whose body does one. The table of a
 // GORM model and the columns of its fields come from the schema layer;
 // a bun model's from its bun:"table:..." tag (a model without one is not
 // analysed); an ent entity's from the generated Table and Field
-// constants. Same key means the same Go value (or the
+// constants; a gorp struct's from its AddTableWithName registration in
+// the same package and its db tags (a type registered elsewhere is not
+// analysed). Same key means the same Go value (or the
 // same field of one value) is bound to the lookup's predicate and to the
 // inserted column, and both address the same table; column names alone are
 // not evidence.

@@ -17,7 +17,8 @@
 // (pg_advisory_xact_lock), GORM's clause.Locking, bun's For, ent's
 // ForUpdate and ForShare, and any UPDATE, DELETE or updating upsert run in
 // the transaction, since those lock the rows they write until the end
-// (SQL text run by database/sql, sqlx, pgx, or GORM's Raw and Exec). A
+// (SQL text run by database/sql, sqlx, pgx, gorp, or GORM's Raw and
+// Exec; gorp's Update and Delete of a struct too). A
 // plain INSERT is not a lock. A helper that locks the transaction it is
 // given (in this package or another) counts where it is called, and so
 // does one that begins a transaction, locks rows in it and returns it

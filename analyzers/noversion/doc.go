@@ -25,13 +25,18 @@
 //     Model(&T{}).Where("id = ?", id)) and Save of a model read in the
 //     same function, bun NewUpdate ... Exec (Set and Where fragments,
 //     WherePK), ent UpdateOneID, UpdateOne and Update ... Save (Where
-//     predicates on fields).
+//     predicates on fields), gorp Update(&row) of a table registered in
+//     the package without SetVersionCol (and SQL text through gorp's Exec).
 //   - noversion/unchecked: the version is compared, but the affected-row
 //     count is discarded: the sql.Result or pgconn.CommandTag ignored, a
 //     sqlc :execrows count ignored or the query declared :exec, GORM's
 //     RowsAffected never read, bun's result or ent's bulk count dropped.
 //     ent UpdateOne(ID) reports a miss as a NotFoundError, which the
-//     error path carries: it is never reported as unchecked.
+//     error path carries: it is never reported as unchecked. gorp's
+//     Update of a table registered with SetVersionCol compares the
+//     version and returns an OptimisticLockError on a miss, except for a
+//     model whose version is zero (a fresh &T{} never read): only that
+//     one is reported, when its count is ignored.
 //   - noversion/bypass: with gorm.io/plugin/optimisticlock's Version
 //     field, an update the plugin does not guard: Unscoped() in the
 //     chain, or Model given a fresh &T{} whose version is zero (the
@@ -43,7 +48,8 @@
 // sqlc schema or an ent schema, or a GORM field named as the
 // version-field setting (default Version) when some update of the package
 // compares or bumps it. A table no schema source describes is versioned
-// when some update of the package compares or bumps its version column.
+// when some update of the package compares or bumps its version column
+// (a gorp Update of a table registered with SetVersionCol does).
 // On a versioned row only noversion reports the write.
 //
 // # Example

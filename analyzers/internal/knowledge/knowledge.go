@@ -253,6 +253,7 @@ const (
 	StmtResult           // a prepared statement (result 0)
 	LockResult           // a lock handle (redsync Mutex)
 	ValueResult          // a fresh value (result 0)
+	ScalarResult         // the first column of the first row, the zero value when no row matched (result 0; gorp SelectInt)
 )
 
 // A Call is one row of the tables: what calling Func does.

@@ -13,6 +13,7 @@ var libraries = []library{
 	entRuntime, // ent.go: the runtime; generated code is recognised by EntCall, sqlc's by SQLC (sqlc.go)
 	dbErrors,
 	squirrel,
+	gorp,
 	// Network.
 	netHTTP,
 	resty,

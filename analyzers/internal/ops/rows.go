@@ -331,6 +331,8 @@ func (e *extractor) libraryRow(call ssa.CallInstruction, site knowledge.Site) []
 		}
 		op.Handle, op.Lib, op.FromLibrary = h, sqlLib(site), true
 		op.NilResult = -1
+		// A value that is zero when no row matched says so itself (n == 0).
+		op.CountsFound = row.Result == knowledge.ScalarResult
 		op.Desc = op.Kind.String() + " of " + op.Table + " (" + CalleeName(site) + ")"
 		if op.Kind == Lookup {
 			op.Desc = "the lookup of " + op.Table + " by " + strings.Join(op.KeyColumns(), ", ")
