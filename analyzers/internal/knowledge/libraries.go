@@ -12,6 +12,7 @@ var libraries = []library{
 	entRuntime, // ent.go: the runtime; generated code is recognised by EntCall, sqlc's by SQLC (sqlc.go)
 	dbErrors,
 	squirrel,
+	xorm,
 	// Network.
 	netHTTP,
 	resty,
