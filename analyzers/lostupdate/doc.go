@@ -30,14 +30,17 @@
 // (Take, Last); a sqlc-generated :one SELECT by key (its result's fields
 // hold the columns, in this package or another, through facts); GORM
 // First, Take, Last or Find into a model, bun NewSelect().Model(m)...
-// Scan(ctx), or a call of a function that returns a pointer to a model it
+// Scan(ctx), xorm Get(&bean) by ID, Where fragments or the bean's fields,
+// or a call of a function that returns a pointer to a model it
 // read that way (a repository's Get, through facts, across packages). A
 // write is an UPDATE ... SET c = $n (squirrel's Set("c", v) too) whose
 // WHERE pins the same key column to the same Go value as the SELECT's; GORM Save(&m) or Updates(&m) of
 // the model read (each field stored since); Model(&m).Update("c", v),
 // UpdateColumn("c", v), Updates(map[string]any{"c": v}); bun
 // NewUpdate().Model(m) (each field stored since, within its Column steps),
-// .Set("c = ?", v) and .SetColumn("c", "?", v); the generics
+// .Set("c = ?", v) and .SetColumn("c", "?", v); xorm Update(&bean) of
+// the bean read (each field stored since, within its Cols; Incr, Decr
+// and SetExpr are atomic); the generics
 // G[T](db).Where(...).Update(ctx, "c", v) or Updates(ctx, T{F: v}) of the
 // same row; ent SetX(v) on
 // UpdateOneID(id), UpdateOne(e) or e.Update(); a sqlc-generated UPDATE
@@ -45,7 +48,7 @@
 // <Name>Params; or a call of a function
 // that writes its model parameter whole that way (a repository's Save).
 // The columns of a GORM model's fields come from the schema layer, a bun
-// model's from its bun tags.
+// model's from its bun tags, an xorm bean's from its xorm tags.
 //
 // When the write is GORM Update("c", m.F+d) or UpdateColumn with exactly
 // the old value plus or minus a delta, a suggested fix rewrites the value
