@@ -62,5 +62,5 @@ func TestRelated(t *testing.T) {
 			}
 		}
 	}
-	assert.Equal(t, map[string]int{"checkinsert/race": 44, "checkinsert/effect-before-claim": 3, "checkinsert/firstorcreate": 2}, counts)
+	assert.Equal(t, map[string]int{"checkinsert/race": 45, "checkinsert/effect-before-claim": 3, "checkinsert/firstorcreate": 2}, counts)
 }

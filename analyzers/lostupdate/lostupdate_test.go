@@ -51,5 +51,5 @@ func TestRelated(t *testing.T) {
 			assert.Contains(t, d.Related[0].Message, "the read: ")
 		}
 	}
-	assert.Equal(t, 40, n)
+	assert.Equal(t, 41, n)
 }

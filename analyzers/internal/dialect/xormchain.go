@@ -158,14 +158,15 @@ func builderEq(v ssa.Value) ([]ops.KeyValue, bool) {
 }
 
 // beanOf returns the bean the statement is about: Table's, else the
-// finisher's argument v (a pointer to a struct, or a struct).
+// finisher's argument v (a pointer to a struct, or a struct), else a
+// table Table("name") names with no bean (Table("user").Exist()).
 func (c *xormChain) beanOf(prog *ssa.Program, v ssa.Value) (xormBean, bool) {
 	t := c.tableType
 	if t == nil {
 		t = ops.ModelType(v)
 	}
 	if t == nil {
-		return xormBean{}, false
+		return xormBean{table: c.table}, v == nil && c.table != ""
 	}
 	b, ok := xormBeanOf(prog, t)
 	if ok && c.table != "" {

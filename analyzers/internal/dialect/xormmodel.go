@@ -118,7 +118,8 @@ func xormMapped(name string) string {
 	return b.String()
 }
 
-// An xormBean is a bean type's table and columns.
+// An xormBean is a bean type's table and columns; a table named by
+// Table("name") alone has no type, and no columns known.
 type xormBean struct {
 	typ   types.Type
 	st    *types.Struct
@@ -179,6 +180,9 @@ func constResult(fn *ssa.Function) (string, bool) {
 // column returns the column of a field of the bean; false for a field xorm
 // skips, one it does not have, or one whose name is not known.
 func (b xormBean) column(field string) (string, bool) {
+	if b.st == nil {
+		return "", false
+	}
 	for i := 0; i < b.st.NumFields(); i++ {
 		if b.st.Field(i).Name() == field {
 			f := xormFieldOf(b.st, i)
@@ -191,6 +195,9 @@ func (b xormBean) column(field string) (string, bool) {
 // pk returns the primary key's column, when it is one known column.
 func (b xormBean) pk() (string, bool) {
 	col := ""
+	if b.st == nil {
+		return "", false
+	}
 	for i := 0; i < b.st.NumFields(); i++ {
 		if f := xormFieldOf(b.st, i); f.pk && !f.skip {
 			if col != "" || f.column == "" {
@@ -205,6 +212,9 @@ func (b xormBean) pk() (string, bool) {
 // version returns the column and field of the version field
 // (`xorm:"version"`), or false.
 func (b xormBean) version() (col, field string, ok bool) {
+	if b.st == nil {
+		return "", "", false
+	}
 	for i := 0; i < b.st.NumFields(); i++ {
 		if f := xormFieldOf(b.st, i); f.version && !f.skip && f.column != "" {
 			return f.column, b.st.Field(i).Name(), true

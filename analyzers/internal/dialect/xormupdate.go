@@ -152,7 +152,8 @@ func mapKeys(mm *ssa.MakeMap) []string {
 // function: each field stored since (within the Cols when there are
 // some; not those Incr, Decr or SetExpr set, nor the version xorm bumps).
 // An update with a Where, And or builder.Eq condition, or a condition
-// bean, besides ID is guarded: it compares more than the key.
+// bean, besides ID is guarded: it compares more than the key; so is one
+// of a bean with a version field, which xorm compares by itself.
 func xormWrites(fn *ssa.Function, call *ssa.Call, site knowledge.Site) []*ops.ColumnWrite {
 	if site.Row.Func.Pkg != xormPkg || site.Row.Func.Name != "Update" {
 		return nil
@@ -175,7 +176,8 @@ func xormWrites(fn *ssa.Function, call *ssa.Call, site knowledge.Site) []*ops.Co
 	if pk, ok := b.pk(); ok && c.id != nil {
 		base.Keys = []ops.KeyValue{{Column: pk, Value: c.id}}
 	}
-	verCol, _, _ := b.version()
+	verCol, _, versioned := b.version()
+	base.Guarded = base.Guarded || (versioned && !c.noVersion)
 	var out []*ops.ColumnWrite
 	for _, st := range ops.FieldStores(fn, addr) {
 		f := ops.FieldOf(st.Addr.(*ssa.FieldAddr))
