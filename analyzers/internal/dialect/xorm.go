@@ -66,6 +66,8 @@ func xormSQL(sqlArg, binds ssa.Value) (string, []ssa.Value, bool) {
 	if !ok || !types.IsInterface(sl.Elem()) {
 		return "", nil, false
 	}
+	// The slice's elements, read as a variadic argument of a call
+	// passing it alone.
 	vals, ok := (knowledge.Site{Call: &ssa.CallCommon{Args: []ssa.Value{slice}}}).Variadic(0)
 	if !ok || len(vals) == 0 {
 		return "", nil, false

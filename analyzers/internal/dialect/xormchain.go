@@ -221,13 +221,16 @@ func beanConds(b xormBean, bean ssa.Value, call ssa.Instruction) ([]ops.KeyValue
 	return out, true
 }
 
-// firstVariadic returns the first value passed for variadic parameter i
-// (Get(&u), Insert(&u)), and how many were passed; nil when the slice is
-// not built in place.
-func firstVariadic(site knowledge.Site, i int) (ssa.Value, int) {
+// oneVariadic returns the value passed for variadic parameter i when
+// there is at most one (Get(&u), Insert(&u), Exist()); false when there
+// are more, or the slice is not built in place (Insert(beans...)).
+func oneVariadic(site knowledge.Site, i int) (ssa.Value, bool) {
 	vals, ok := site.Variadic(i)
-	if !ok || len(vals) == 0 {
-		return nil, len(vals)
+	switch {
+	case !ok || len(vals) > 1:
+		return nil, false
+	case len(vals) == 0:
+		return nil, true
 	}
-	return vals[0], len(vals)
+	return vals[0], true
 }

@@ -22,30 +22,26 @@ func xormRow(site knowledge.Site) *ops.RowOp {
 	}
 	op := &ops.RowOp{Lib: "xorm", FromLibrary: true, NilResult: -1}
 	var bean ssa.Value
+	ok := true
 	switch row.Func.Name {
 	case "Get", "GetOrError":
-		op.Kind = ops.Lookup
-		op.CountsFound = row.Func.Name == "Get"
-		var n int
-		if bean, n = firstVariadic(site, 0); n != 1 {
-			return nil // Get(&a, &b...) scans columns into several values
-		}
+		// Get(&a, &b...) scans the columns into several values.
+		op.Kind, op.CountsFound = ops.Lookup, row.Func.Name == "Get"
+		bean, ok = oneVariadic(site, 0)
+		ok = ok && bean != nil
 	case "Exist", "Count":
 		op.Kind, op.CountsFound = ops.Lookup, true
-		if b, n := firstVariadic(site, 0); n <= 1 {
-			bean = b
-		} else {
-			return nil
-		}
+		bean, ok = oneVariadic(site, 0)
 	case "Insert":
 		op.Kind = ops.Insert
-		var n int
-		if bean, n = firstVariadic(site, 0); n != 1 {
-			return nil
-		}
+		bean, ok = oneVariadic(site, 0)
+		ok = ok && bean != nil
 	case "InsertOne":
 		op.Kind, bean = ops.Insert, site.Arg(0)
 	default:
+		return nil
+	}
+	if !ok {
 		return nil
 	}
 	c, ok := xormChainOf(site)
@@ -119,8 +115,8 @@ func xormRead(call *ssa.Call, site knowledge.Site) *ops.ColumnRead {
 	if site.Row.Func.Pkg != xormPkg || site.Row.Func.Name != "Get" {
 		return nil
 	}
-	bean, n := firstVariadic(site, 0)
-	if n != 1 {
+	bean, ok := oneVariadic(site, 0)
+	if !ok || bean == nil {
 		return nil
 	}
 	addr := knowledge.Unwrap(bean)
