@@ -39,15 +39,17 @@
 // generics API's gorm.G[T](db).Where(...).First(ctx) too), bun
 // Scan, Exists or Count with Where fragments, ent Only, First, Exist or
 // Count with equality predicates, gorp SelectOne, SelectInt (0 when
-// nothing matched) or Get by primary key (nil when nothing matched), or
-// a call of a function whose body
+// nothing matched) or Get by primary key (nil when nothing matched),
+// xorm Get, GetOrError, Exist or Count by ID, Where fragments,
+// builder.Eq or a condition bean's fields (Get(&User{Email: e})), or a
+// call of a function whose body
 // does one and tells its caller that it found nothing: by returning nil
 // with a nil error, by returning an error variable of its own, by
 // returning the driver's error as it is or wrapped with %w, or by
 // returning a bool that is true when the row exists (through facts,
 // across packages). "Found nothing" is errors.Is(err, sql.ErrNoRows /
 // pgx.ErrNoRows / gorm.ErrRecordNotFound) or the helper's own sentinel,
-// a false exists result, ent's IsNotFound, a nil result, !exists,
+// a false exists result (xorm Get's has), ent's IsNotFound, a nil result, !exists,
 // count == 0 (or not count > 0), RowsAffected == 0 (of an UPDATE by the
 // key, or of a GORM Find); the insert must be on that branch, or be
 // reached only through such branches when the checks are written apart
@@ -56,13 +58,16 @@
 // along each path. An insert is an INSERT statement, a sqlc INSERT, GORM
 // Create or bun NewInsert of a model built in the function, ent Create
 // with its Set steps, gorp Insert of a struct built in the function (it
-// has no conflict clause), or a helper whose body does one. The table of a
-// GORM model and the columns of its fields come from the schema layer;
-// a bun model's from its bun:"table:..." tag (a model without one is not
-// analysed); an ent entity's from the generated Table and Field
-// constants; a gorp struct's from its AddTableWithName registration in
-// the same package and its db tags (a type registered elsewhere is not
-// analysed). Same key means the same Go value (or the
+// has no conflict clause), xorm Insert or InsertOne of one bean, or a
+// helper whose body does one. The table of a GORM model and the columns
+// of its fields come from the schema layer; a bun model's from its
+// bun:"table:..." tag (a model without one is not analysed); an ent
+// entity's from the generated Table and Field constants; a gorp struct's
+// from its AddTableWithName registration in the same package and its db
+// tags (a type registered elsewhere is not analysed); an xorm bean's from
+// its TableName or type name and xorm tags, a name the SnakeMapper and
+// GonicMapper map differently (UserID) being left unknown unless the tag
+// names the column. Same key means the same Go value (or the
 // same field of one value) is bound to the lookup's predicate and to the
 // inserted column, and both address the same table; column names alone are
 // not evidence.

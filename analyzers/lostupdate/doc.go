@@ -31,7 +31,8 @@
 // hold the columns, in this package or another, through facts); GORM
 // First, Take, Last or Find into a model, bun NewSelect().Model(m)...
 // Scan(ctx), gorp SelectOne(&row, ...) (as sqlx's Get) or Get(T{}, id)
-// asserted back to *T, or a call of a function that returns a pointer to a model it
+// asserted back to *T, xorm Get(&bean) by ID, Where fragments or the
+// bean's fields, or a call of a function that returns a pointer to a model it
 // read that way (a repository's Get, through facts, across packages). A
 // write is an UPDATE ... SET c = $n (squirrel's Set("c", v) too) whose
 // WHERE pins the same key column to the same Go value as the SELECT's; GORM Save(&m) or Updates(&m) of
@@ -40,7 +41,8 @@
 // NewUpdate().Model(m) (each field stored since, within its Column steps),
 // .Set("c = ?", v) and .SetColumn("c", "?", v); gorp Update(&row) of the
 // row read (each field stored since; the table registered in the package
-// with AddTableWithName); the generics
+// with AddTableWithName); xorm Update(&bean) of the bean read (each field
+// stored since, within its Cols; Incr, Decr and SetExpr are atomic); the generics
 // G[T](db).Where(...).Update(ctx, "c", v) or Updates(ctx, T{F: v}) of the
 // same row; ent SetX(v) on
 // UpdateOneID(id), UpdateOne(e) or e.Update(); a sqlc-generated UPDATE
@@ -48,7 +50,8 @@
 // <Name>Params; or a call of a function
 // that writes its model parameter whole that way (a repository's Save).
 // The columns of a GORM model's fields come from the schema layer, a bun
-// model's from its bun tags, a gorp struct's from its db tags.
+// model's from its bun tags, a gorp struct's from its db tags, an xorm
+// bean's from its xorm tags.
 //
 // When the write is GORM Update("c", m.F+d) or UpdateColumn with exactly
 // the old value plus or minus a delta, a suggested fix rewrites the value

@@ -26,11 +26,15 @@
 //     same function, bun NewUpdate ... Exec (Set and Where fragments,
 //     WherePK), ent UpdateOneID, UpdateOne and Update ... Save (Where
 //     predicates on fields), gorp Update(&row) of a table registered in
-//     the package without SetVersionCol (and SQL text through gorp's Exec).
+//     the package without SetVersionCol (and SQL text through gorp's
+//     Exec), xorm Update of a map bean or after NoVersionCheck(), and SQL
+//     run by xorm's Exec. xorm's Update of a struct bean with a
+//     `xorm:"version"` field compares and bumps the version by itself.
 //   - noversion/unchecked: the version is compared, but the affected-row
 //     count is discarded: the sql.Result or pgconn.CommandTag ignored, a
 //     sqlc :execrows count ignored or the query declared :exec, GORM's
-//     RowsAffected never read, bun's result or ent's bulk count dropped.
+//     RowsAffected never read, bun's result or ent's bulk count dropped,
+//     the count xorm's Update returns ignored.
 //     ent UpdateOne(ID) reports a miss as a NotFoundError, which the
 //     error path carries: it is never reported as unchecked. gorp's
 //     Update of a table registered with SetVersionCol compares the

@@ -66,7 +66,7 @@ const (
 	ErrorCode    // returns a database error's code (bun pgdriver Error.Field('C'), (*pq.Error).SQLState)
 
 	// Database: transactions.
-	Begin     // returns a transaction
+	Begin     // returns a transaction (TxResult), or with no Result makes its receiver one (xorm's Session.Begin returns only an error)
 	Commit    // ends a transaction, keeping its writes
 	Rollback  // ends a transaction, discarding its writes
 	TxFunc    // runs a func argument inside a transaction, committing when it returns nil

@@ -14,6 +14,7 @@ var libraries = []library{
 	dbErrors,
 	squirrel,
 	gorp,
+	xorm,
 	// Network.
 	netHTTP,
 	resty,

@@ -134,6 +134,14 @@ func (e *extractor) library(caller *ssa.Function, call ssa.CallInstruction, site
 	}
 	switch row.Kind {
 	case knowledge.Begin:
+		if row.Result != knowledge.TxResult {
+			// The receiver becomes the transaction; the call returns
+			// only an error.
+			if h := handle(); h != nil {
+				return []*Op{{Kind: Begin, Handle: h, Row: row, Desc: "the transaction begun by " + CalleeName(site)}}
+			}
+			return nil
+		}
 		if v := call.Value(); v != nil {
 			return []*Op{{Kind: Begin, Handle: v, Row: row, Desc: "the transaction begun by " + CalleeName(site)}}
 		}
@@ -244,6 +252,15 @@ func Binder(site knowledge.Site) (bind func(sqltext.Placeholder) ssa.Value, ok b
 			}
 		}
 		binds = vals
+	} else if sqlArg := site.RoleArg(knowledge.SQL); sqlArg != nil {
+		// A call whose SQL argument carries its binds too (xorm's
+		// Exec(sqlOrArgs...)): the values the library's BuildSQL read
+		// with the text.
+		if _, isConst := knowledge.ConstString(sqlArg); !isConst {
+			if _, vals, ok := builtSQL(sqlArg, nil); ok {
+				binds = vals
+			}
+		}
 	}
 	return func(p sqltext.Placeholder) ssa.Value {
 		if p.Named() || p.Position < 1 || p.Position > len(binds) {

@@ -8,6 +8,7 @@ import (
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ssa"
 
+	"github.com/idemlint/idemlint/analyzers/internal/knowledge"
 	"github.com/idemlint/idemlint/analyzers/internal/origin"
 	"github.com/idemlint/idemlint/analyzers/internal/report"
 )
@@ -34,7 +35,10 @@ type Result struct {
 	// callbacks run by a transaction helper (GORM Transaction, pgx
 	// BeginFunc, a user-written WithTx).
 	txParams map[ssa.Value]bool
-	e        *extractor
+	// begun are the handles a Begin without a result made transactions
+	// of (its receiver's root: an xorm session after Begin).
+	begun map[ssa.Value]bool
+	e     *extractor
 
 	// facts is the FactsAnalyzer result r took its SSA from; mu guards
 	// released, the Consumers that are done with r (release.go).
@@ -51,10 +55,11 @@ type Result struct {
 func (r *Result) Ops(fn *ssa.Function) []*Op { return r.e.Ops(fn) }
 
 // InTx reports whether the handle root is a transaction: a Begin, a
-// value of a transaction type, or the transaction parameter of a callback
-// run in a transaction.
+// value of a transaction type, the transaction parameter of a callback
+// run in a transaction, or a handle a Begin was called on (without
+// following whether each use comes after it).
 func (r *Result) InTx(root ssa.Value) bool {
-	if IsTx(root) || r.txParams[root] {
+	if IsTx(root) || r.txParams[root] || r.begun[root] {
 		return true
 	}
 	// q := queries.WithTx(tx), sqlc's generated code in another package.
@@ -82,7 +87,7 @@ func (r *Result) TxCallback(fn *ssa.Function) bool {
 // program's SSA on every run. A package FactsAnalyzer found nothing to do
 // in has no operations.
 func runResult(pass *analysis.Pass) (any, error) {
-	r := &Result{txParams: map[ssa.Value]bool{}, e: newExtractor(nil, nil, pass.ResultOf[origin.Analyzer].(*origin.Packages))}
+	r := &Result{txParams: map[ssa.Value]bool{}, begun: map[ssa.Value]bool{}, e: newExtractor(nil, nil, pass.ResultOf[origin.Analyzer].(*origin.Packages))}
 	facts, _ := pass.ResultOf[FactsAnalyzer].(*Facts)
 	if facts == nil || facts.Funcs == nil {
 		return r, nil
@@ -92,6 +97,9 @@ func runResult(pass *analysis.Pass) (any, error) {
 		for _, op := range r.e.Ops(fn) {
 			if op.Kind == TxRun && op.Callback != nil && op.CallbackTx >= 0 && op.CallbackTx < len(op.Callback.Params) {
 				r.txParams[op.Callback.Params[op.CallbackTx]] = true
+			}
+			if op.Kind == Begin && op.Row != nil && op.Row.Result != knowledge.TxResult {
+				r.begun[op.Handle] = true
 			}
 		}
 	}

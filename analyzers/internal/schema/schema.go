@@ -46,11 +46,11 @@ func (a Answer) String() string {
 type SourceKind uint8
 
 const (
-	FromDDL  SourceKind = iota + 1 // a DDL file named by the configuration's schema setting
-	FromSqlc                       // a schema file of a sqlc.yaml, sqlc.yml or sqlc.json
-	FromEnt                        // ent's generated migrate package
-	FromGORM                       // a GORM model's struct tags
-	FromModel                      // another library's model (ModelReader)
+	FromDDL   SourceKind = iota + 1 // a DDL file named by the configuration's schema setting
+	FromSqlc                        // a schema file of a sqlc.yaml, sqlc.yml or sqlc.json
+	FromEnt                         // ent's generated migrate package
+	FromGORM                        // a GORM model's struct tags
+	FromModel                       // another library's model (ModelReader)
 )
 
 // model reports whether descriptions of this kind come from a model type.
