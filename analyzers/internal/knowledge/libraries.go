@@ -9,6 +9,7 @@ var libraries = []library{
 	pgx,
 	gorm,
 	bun,
+	gopg,
 	entRuntime, // ent.go: the runtime; generated code is recognised by EntCall, sqlc's by SQLC (sqlc.go)
 	dbErrors,
 	squirrel,
