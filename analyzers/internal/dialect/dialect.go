@@ -76,7 +76,7 @@ type Dialect struct {
 }
 
 // all lists the dialects; For falls back to plain SQL.
-var all = []*Dialect{sqlDialect, sqlcDialect, gormDialect, bunDialect, entDialect, squirrelDialect}
+var all = []*Dialect{sqlDialect, sqlcDialect, gormDialect, bunDialect, gopgDialect, entDialect, squirrelDialect}
 
 // The ops layer dispatches each library call to the Library of its
 // package; the dialects are where those come from.
