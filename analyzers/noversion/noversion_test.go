@@ -19,6 +19,7 @@ var fixtures = []string{
 	"./noversion/profiles",  // GORM models versioned only by a Version field some update compares
 	"./noversion/jobs",      // a table no schema describes, versioned by an update that compares its version
 	"./noversion/bundocs",   // bun NewUpdate with Set and Where fragments
+	"./noversion/gopgdocs",  // go-pg Update with Set, Value and Where; raw ExecOne and Exec; versioned by the package's own compare-and-bump
 	"./noversion/accounts",  // ent's generated client: UpdateOneID and Update with and without the version predicate
 	"./noversion/rotations", // a version column the code sets to a constant: a layout version, not versioned
 }
@@ -49,5 +50,5 @@ func TestMessages(t *testing.T) {
 			}
 		}
 	}
-	assert.Equal(t, map[string]int{"noversion/predicate": 14, "noversion/unchecked": 7}, counts)
+	assert.Equal(t, map[string]int{"noversion/predicate": 16, "noversion/unchecked": 9}, counts)
 }
