@@ -14,7 +14,7 @@
 //
 // A lock is SELECT ... FOR UPDATE, FOR NO KEY UPDATE, FOR SHARE or FOR KEY
 // SHARE, LOCK IN SHARE MODE, LOCK TABLE, a transaction-scoped advisory lock
-// (pg_advisory_xact_lock), GORM's clause.Locking, bun's For, ent's
+// (pg_advisory_xact_lock), GORM's clause.Locking, bun's and go-pg's For, ent's
 // ForUpdate and ForShare, and any UPDATE, DELETE or updating upsert run in
 // the transaction, since those lock the rows they write until the end
 // (SQL text run by database/sql, sqlx, pgx, or GORM's Raw and Exec). A
@@ -36,7 +36,8 @@
 // is not reported; a deferred Rollback runs only at return, so a call on
 // an error path before it still holds the lock; a call on one branch of the
 // locked region is reported. In a transaction callback (GORM Transaction,
-// pgx.BeginFunc, bun RunInTx, a user-written WithTx) the lock lasts until
+// pgx.BeginFunc, bun RunInTx, go-pg RunInTransaction, a user-written
+// WithTx) the lock lasts until
 // the callback returns.
 //
 // One finding per lock: at the first call made while it is held, naming
