@@ -16,7 +16,7 @@ var fixtures = []string{
 	"./lostupdate/counters",   // GORM: First then Save, Update, UpdateColumn, Updates(map)
 	"./lostupdate/gormfix",    // GORM Update of the old value plus or minus a delta, with its fix
 	"./lostupdate/bunsvc",     // bun Scan, then NewUpdate of the model, Set and SetColumn
-	"./lostupdate/gopgsvc",    // go-pg Select, then Update of the model, Column, Set and Value
+	"./lostupdate/gopgsvc",    // go-pg Select, then Update of the model, Column, Set and Value; a service over package gopgrepo (Get, Save)
 	"./lostupdate/gormgen",    // GORM generics: First, then Update of the same row
 	"./lostupdate/entsvc",     // ent: Get or Only, then UpdateOneID or the entity's Update with SetX
 	"./lostupdate/bank",       // sqlc: a :one query, then an UPDATE method whose params carry the value
@@ -51,5 +51,5 @@ func TestRelated(t *testing.T) {
 			assert.Contains(t, d.Related[0].Message, "the read: ")
 		}
 	}
-	assert.Equal(t, 40, n)
+	assert.Equal(t, 41, n)
 }
