@@ -24,7 +24,7 @@ var fixtures = []string{
 	"./checkinsert/ddlkeys",    // unique keys from a configured DDL file, in the message
 	"./checkinsert/categories", // a create helper taking a request struct; unique violations recognised by the driver's message
 	"./checkinsert/sqsvc",      // squirrel-built SQL (sq.Eq, written conditions, Suffix ON CONFLICT) run by database/sql
-	"./checkinsert/gopgsvc",    // go-pg Select, Exists and Count, inline and through a repository in another package; Insert with OnConflict; SelectOrInsert
+	"./checkinsert/gopgsvc",    // go-pg Select, Exists and Count, inline and through a repository in another package; Insert with OnConflict; SelectOrInsert; QueryOne and Exec SQL text
 }
 
 func Test(t *testing.T) {
@@ -62,5 +62,5 @@ func TestRelated(t *testing.T) {
 			}
 		}
 	}
-	assert.Equal(t, map[string]int{"checkinsert/race": 43, "checkinsert/effect-before-claim": 3, "checkinsert/firstorcreate": 2}, counts)
+	assert.Equal(t, map[string]int{"checkinsert/race": 44, "checkinsert/effect-before-claim": 3, "checkinsert/firstorcreate": 2}, counts)
 }
