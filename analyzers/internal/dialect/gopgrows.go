@@ -186,13 +186,16 @@ func gopgRead(call *ssa.Call, site knowledge.Site) *ops.ColumnRead {
 // step Model(m) replaces the handle's) and the handle: the receiver of the
 // handle's Model, or the argument of a DB(db) step, which the query then
 // runs on. ok is false when a receiver is not a go-pg call, the chain
-// does not start at a handle within ops.MaxTrace steps, or visit returns
-// false.
+// does not start at a handle within ops.MaxTrace steps, visit returns
+// false, or a query of the chain is used elsewhere too: go-pg's steps
+// change the query they return (orm/query.go), so q.Where(...) with its
+// result dropped, or q handed to a function, adds to the statement steps
+// this walk does not see.
 func gopgChain(site knowledge.Site, visit func(name string, step knowledge.Site) bool) (model, handle ssa.Value, ok bool) {
-	v := site.Receiver()
+	v, user := site.Receiver(), site.Call
 	for i := 0; i < ops.MaxTrace && v != nil; i++ {
-		call, isCall := knowledge.Unwrap(v).(*ssa.Call)
-		if !isCall {
+		call, isCall := v.(*ssa.Call)
+		if !isCall || !gopgOnlyUse(call, user) {
 			return nil, nil, false
 		}
 		step, resolved := knowledge.Resolve(call.Common())
@@ -226,7 +229,24 @@ func gopgChain(site knowledge.Site, visit func(name string, step knowledge.Site)
 				return nil, nil, false
 			}
 		}
-		v = step.Receiver()
+		v, user = step.Receiver(), step.Call
 	}
 	return nil, nil, false
+}
+
+// gopgOnlyUse reports whether the query a step returned is used by the
+// call user alone (debug references aside).
+func gopgOnlyUse(query *ssa.Call, user *ssa.CallCommon) bool {
+	for _, ref := range *query.Referrers() {
+		switch r := ref.(type) {
+		case *ssa.DebugRef:
+		case ssa.CallInstruction:
+			if r.Common() != user {
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	return true
 }
