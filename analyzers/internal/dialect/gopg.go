@@ -105,51 +105,52 @@ func gopgTable(st *types.Struct) string {
 
 // gopgColumn returns the column of a model's field: its pg tag's name, or
 // go-pg's underscored field name; "" for a field go-pg skips (pg:"-",
-// unexported, tableName).
+// unexported, tableName). go-pg v10 reads the pg tag alone (orm/table.go
+// newField); embedded structs, whose fields it flattens, are not followed.
 func gopgColumn(st *types.Struct, field string) string {
 	for i := 0; i < st.NumFields(); i++ {
 		f := st.Field(i)
 		if f.Name() != field || !f.Exported() || f.Embedded() {
 			continue
 		}
-		tag := reflect.StructTag(st.Tag(i))
-		if tag.Get("pg") == "-" || tag.Get("sql") == "-" {
+		name, _, _ := strings.Cut(reflect.StructTag(st.Tag(i)).Get("pg"), ",")
+		switch name {
+		case "-":
 			return ""
+		case "":
+			return gopgUnderscore(field)
 		}
-		if name, _, _ := strings.Cut(tag.Get("pg"), ","); name != "" {
-			return name
-		}
-		return gopgUnderscore(field)
+		return name
 	}
 	return ""
 }
 
-// gopgPKs returns the primary-key columns of a model: its fields tagged
-// pk, or else the first field named id, uuid or pk_<model> (orm/table.go
-// newField; a field ending in _id is a foreign key, never the key).
+// gopgPKs returns the primary-key columns of a model, as go-pg adds its
+// fields in order (orm/table.go newField, AddField): a field tagged pk is
+// one; so is a field named id, uuid or pk_<model> while none has been
+// found yet (unless tagged nopk).
 func gopgPKs(t types.Type) []string {
 	st := gopgStruct(t)
 	if st == nil {
 		return nil
 	}
-	var pks, implicit []string
 	model := gopgUnderscore(types.Unalias(t).(*types.Named).Obj().Name())
+	var pks []string
 	for i := 0; i < st.NumFields(); i++ {
 		col := gopgColumn(st, st.Field(i).Name())
 		if col == "" {
 			continue
 		}
 		_, opts, _ := strings.Cut(reflect.StructTag(st.Tag(i)).Get("pg"), ",")
-		if slices.Contains(strings.Split(opts, ","), "pk") {
+		options := strings.Split(opts, ",")
+		switch {
+		case slices.Contains(options, "pk"):
 			pks = append(pks, col)
-		} else if len(implicit) == 0 && (col == "id" || col == "uuid" || col == "pk_"+model) {
-			implicit = append(implicit, col)
+		case len(pks) == 0 && !slices.Contains(options, "nopk") && (col == "id" || col == "uuid" || col == "pk_"+model):
+			pks = append(pks, col)
 		}
 	}
-	if len(pks) > 0 {
-		return pks
-	}
-	return implicit
+	return pks
 }
 
 // gopgUnderscore is go-pg's internal.Underscore: an upper-case letter
