@@ -155,16 +155,12 @@ func gopgSingle(model ssa.Value) bool {
 // gopgRead makes the read of a Select (First, Last) into the query's
 // single struct model.
 func gopgRead(call *ssa.Call, site knowledge.Site) *ops.ColumnRead {
-	switch site.Row.Func.Name {
-	case "Select", "First", "Last":
-	default:
-		return nil
-	}
-	if site.Row.Func.Recv != "Query" {
+	switch name := site.Row.Func.Name; {
+	case site.Row.Func.Recv != "Query", name != "Select" && name != "First" && name != "Last":
 		return nil
 	}
 	if vals, ok := site.Variadic(0); !ok || len(vals) > 0 {
-		return nil
+		return nil // scanning into other destinations
 	}
 	model, handle, ok := gopgChain(site, func(string, knowledge.Site) bool { return true })
 	if !ok || !gopgSingle(model) {

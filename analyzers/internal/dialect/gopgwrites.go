@@ -181,10 +181,10 @@ func gopgWrites(fn *ssa.Function, call *ssa.Call, site knowledge.Site) []*ops.Co
 		}
 	}
 	var out []*ops.ColumnWrite
-	bound := func(col string, text string, binds []ssa.Value) {
-		if strings.TrimSpace(text) == "?" && len(binds) == 1 && binds[0] != nil {
+	write := func(col string, v ssa.Value) {
+		if v != nil {
 			w := base
-			w.Column, w.Value = col, binds[0]
+			w.Column, w.Value = col, v
 			out = append(out, &w)
 		}
 	}
@@ -201,7 +201,7 @@ func gopgWrites(fn *ssa.Function, call *ssa.Call, site knowledge.Site) []*ops.Co
 				if a.SelfReferential || !ok || p.Position < 1 || p.Position > len(binds) {
 					continue
 				}
-				bound(a.Column, "?", binds[p.Position-1:p.Position])
+				write(a.Column, binds[p.Position-1])
 			}
 		}
 		return out
@@ -215,7 +215,9 @@ func gopgWrites(fn *ssa.Function, call *ssa.Call, site knowledge.Site) []*ops.Co
 			return nil
 		}
 		replaced[strings.ToLower(col)] = true
-		bound(col, text, binds)
+		if strings.TrimSpace(text) == "?" && len(binds) == 1 {
+			write(col, binds[0])
+		}
 	}
 	for _, st := range ops.FieldStores(fn, s.model) {
 		f := ops.FieldOf(st.Addr.(*ssa.FieldAddr))
