@@ -15,9 +15,9 @@ import (
 // struct model (which return pg.ErrNoRows when nothing matched), Exists
 // or Count, with Where fragments or WherePK pinning columns, is a lookup;
 // Insert of a model built in the function (or given to it) an insert,
-// made idempotent by OnConflict. SelectOrInsert is neither: it catches the integrity
-// violation of its insert and selects again (orm/query.go), the fix
-// checkinsert would give.
+// made idempotent by OnConflict. SelectOrInsert is neither: it catches
+// the integrity violation of its insert and selects again (orm/query.go),
+// the fix checkinsert would give.
 func gopgRow(site knowledge.Site) *ops.RowOp {
 	row := site.Row
 	if row.Func.Recv != "Query" {
