@@ -27,6 +27,7 @@ var fixtures = []string{
 	"./checkinsert/gormv1svc",  // GORM v1 (jinzhu/gorm): First, RecordNotFound, Count; Set("gorm:insert_option")
 	"./checkinsert/gorpsvc",    // gorp SelectOne, SelectInt and Get, then Insert of the caller's struct; Exec ON CONFLICT
 	"./checkinsert/xormsvc",    // xorm Get, Exist, Count and GetOrError, then Insert, inline and through repositories (xormrepo); engine.Transaction with ForUpdate
+	"./checkinsert/gopgsvc",    // go-pg Select, Exists and Count, inline and through a repository in another package; Insert with OnConflict; SelectOrInsert; QueryOne and Exec SQL text
 }
 
 func Test(t *testing.T) {
@@ -64,5 +65,5 @@ func TestRelated(t *testing.T) {
 			}
 		}
 	}
-	assert.Equal(t, map[string]int{"checkinsert/race": 52, "checkinsert/effect-before-claim": 3, "checkinsert/firstorcreate": 3}, counts)
+	assert.Equal(t, map[string]int{"checkinsert/race": 59, "checkinsert/effect-before-claim": 4, "checkinsert/firstorcreate": 3}, counts)
 }

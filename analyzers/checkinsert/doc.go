@@ -37,37 +37,42 @@
 // a sqlc :one SELECT, GORM First, Take, Last or Count with conditions
 // (inline, or Where steps with SQL fragments or struct conditions; the
 // generics API's gorm.G[T](db).Where(...).First(ctx) too), bun
-// Scan, Exists or Count with Where fragments, ent Only, First, Exist or
-// Count with equality predicates, gorp SelectOne, SelectInt (0 when
-// nothing matched) or Get by primary key (nil when nothing matched),
-// xorm Get, GetOrError, Exist or Count by ID, Where fragments,
-// builder.Eq or a condition bean's fields (Get(&User{Email: e})), or a
-// call of a function whose body
+// Scan, Exists or Count with Where fragments, go-pg Select, First or Last
+// of a single model, Exists or Count with Where fragments or WherePK, ent
+// Only, First, Exist or Count with equality predicates, gorp SelectOne,
+// SelectInt (0 when nothing matched) or Get by primary key (nil when
+// nothing matched), xorm Get, GetOrError, Exist or Count by ID, Where
+// fragments, builder.Eq or a condition bean's fields (Get(&User{Email:
+// e})), or a call of a function whose body
 // does one and tells its caller that it found nothing: by returning nil
 // with a nil error, by returning an error variable of its own, by
 // returning the driver's error as it is or wrapped with %w, or by
 // returning a bool that is true when the row exists (through facts,
 // across packages). "Found nothing" is errors.Is(err, sql.ErrNoRows /
-// pgx.ErrNoRows / gorm.ErrRecordNotFound) or the helper's own sentinel,
-// a false exists result (xorm Get's has), ent's IsNotFound, a nil result, !exists,
+// pgx.ErrNoRows / gorm.ErrRecordNotFound / pg.ErrNoRows) or the helper's
+// own sentinel, a false exists result (xorm Get's has), ent's IsNotFound,
+// a nil result, !exists,
 // count == 0 (or not count > 0), RowsAffected == 0 (of an UPDATE by the
 // key, or of a GORM Find); the insert must be on that branch, or be
 // reached only through such branches when the checks are written apart
 // (if err != nil && !errors.Is(err, pgx.ErrNoRows) { return err } else if
 // err == nil { return ErrExists }), the tests of the error read together
 // along each path. An insert is an INSERT statement, a sqlc INSERT, GORM
-// Create or bun NewInsert of a model built in the function, ent Create
-// with its Set steps, gorp Insert of a struct built in the function (it
-// has no conflict clause), xorm Insert or InsertOne of one bean, or a
-// helper whose body does one. The table of a GORM model and the columns
-// of its fields come from the schema layer; a bun model's from its
-// bun:"table:..." tag (a model without one is not analysed); an ent
-// entity's from the generated Table and Field constants; a gorp struct's
-// from its AddTableWithName registration in the same package and its db
-// tags (a type registered elsewhere is not analysed); an xorm bean's from
-// its TableName or type name and xorm tags, a name the SnakeMapper and
-// GonicMapper map differently (UserID) being left unknown unless the tag
-// names the column. Same key means the same Go value (or the
+// Create or bun NewInsert of a model built in the function, go-pg Insert
+// of a model built in the function or given to it, ent Create with its
+// Set steps, gorp Insert of a struct built in the function (it has no
+// conflict clause), xorm Insert or InsertOne of one bean, or a helper
+// whose body does one. The table of a GORM model and the columns of its
+// fields come from the schema layer; a bun model's from its
+// bun:"table:..." tag (a model without one is not analysed), a go-pg
+// model's from its tableName field's pg tag and its fields' pg tags
+// (likewise); an ent entity's from the generated Table and Field
+// constants; a gorp struct's from its AddTableWithName registration in
+// the same package and its db tags (a type registered elsewhere is not
+// analysed); an xorm bean's from its TableName or type name and xorm
+// tags, a name the SnakeMapper and GonicMapper map differently (UserID)
+// being left unknown unless the tag names the column. Same key means the
+// same Go value (or the
 // same field of one value) is bound to the lookup's predicate and to the
 // inserted column, and both address the same table; column names alone are
 // not evidence.
@@ -122,13 +127,15 @@
 //     *pgconn.PgError, *pq.Error, *mysql.MySQLError or sqlite3.Error with
 //     the code compared to a unique-violation code (23505, 1062, 2067,
 //     1555), errors.Is with gorm.ErrDuplicatedKey, ent's IsConstraintError,
-//     pgerrcode.IsIntegrityConstraintViolation, bun's IntegrityViolation, or
+//     pgerrcode.IsIntegrityConstraintViolation, bun's IntegrityViolation,
+//     go-pg's pg.Error IntegrityViolation() or Field('C'), or
 //     a function whose body does one of these (through facts);
 //   - the insert is idempotent on the key: ON CONFLICT whose target lies
 //     within the looked-up columns (ON CONFLICT (id) on a generated id
 //     protects nothing and is still reported), ON CONFLICT without a
 //     target, ON DUPLICATE KEY UPDATE, INSERT IGNORE, GORM
 //     Clauses(clause.OnConflict{...}), bun On("CONFLICT ...") or Ignore(),
+//     go-pg OnConflict("(...) DO NOTHING"),
 //     ent OnConflict and OnConflictColumns;
 //   - the lookup runs in a transaction begun SERIALIZABLE
 //     (sql.TxOptions{Isolation: sql.LevelSerializable}, pgx.TxOptions{IsoLevel:
@@ -140,8 +147,9 @@
 //
 // What is not analysed yet, and so never reported: GORM Find checked
 // other than by RowsAffected, Save and CreateInBatches, GORM
-// Transaction's and bun RunInTx's isolation options, bun models
-// without a table tag; a lookup and an insert in different functions unless
+// Transaction's and bun RunInTx's isolation options, bun and go-pg
+// models without a table tag (go-pg's SelectOrInsert is not reported: it
+// catches its insert's integrity violation and selects again); a lookup and an insert in different functions unless
 // helpers carry them (a helper reporting found-nothing through a bool, or
 // wrapping the error, is not recognised); a key that passes through a
 // computation between lookup and insert; SQL that is not a constant.

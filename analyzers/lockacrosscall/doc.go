@@ -14,8 +14,9 @@
 //
 // A lock is SELECT ... FOR UPDATE, FOR NO KEY UPDATE, FOR SHARE or FOR KEY
 // SHARE, LOCK IN SHARE MODE, LOCK TABLE, a transaction-scoped advisory lock
-// (pg_advisory_xact_lock), GORM's clause.Locking, bun's For, ent's
-// ForUpdate and ForShare, xorm's ForUpdate, and any UPDATE, DELETE or updating upsert run in
+// (pg_advisory_xact_lock), GORM's clause.Locking, bun's and go-pg's
+// For, ent's ForUpdate and ForShare, xorm's ForUpdate, and any UPDATE,
+// DELETE or updating upsert run in
 // the transaction, since those lock the rows they write until the end
 // (SQL text run by database/sql, sqlx, pgx, gorp, or GORM's Raw and
 // Exec; gorp's Update and Delete of a struct too). A
@@ -37,10 +38,11 @@
 // is not reported; a deferred Rollback runs only at return, so a call on
 // an error path before it still holds the lock; a call on one branch of the
 // locked region is reported. In a transaction callback (GORM Transaction,
-// pgx.BeginFunc, bun RunInTx, xorm's engine.Transaction, a user-written
-// WithTx) the lock lasts until the callback returns. An xorm session is a
-// transaction when Begin is called on it; a session never begun commits
-// each statement by itself, so its ForUpdate ends with the SELECT.
+// pgx.BeginFunc, bun RunInTx, go-pg RunInTransaction, xorm's
+// engine.Transaction, a user-written WithTx) the lock lasts until the
+// callback returns. An xorm session is a transaction when Begin is
+// called on it; a session never begun commits each statement by itself,
+// so its ForUpdate ends with the SELECT.
 //
 // One finding per lock: at the first call made while it is held, naming
 // the request rather than the connection it is made over (a pool's dial

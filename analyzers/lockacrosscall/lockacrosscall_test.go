@@ -14,7 +14,8 @@ import (
 func Test(t *testing.T) {
 	analysistest.Run(t, testutil.Fixtures(t), lockacrosscall.Analyzer,
 		"./lockacrosscall/checkout", "./lockacrosscall/orm", "./lockacrosscall/devices", "./lockacrosscall/outbox",
-		"./lockacrosscall/sqorders", "./lockacrosscall/gormv1pay", "./lockacrosscall/gorporders", "./lockacrosscall/xormorders")
+		"./lockacrosscall/sqorders", "./lockacrosscall/gormv1pay", "./lockacrosscall/gorporders", "./lockacrosscall/xormorders",
+		"./lockacrosscall/gopgsvc")
 }
 
 // TestRelated checks what // want cannot: each finding points at its lock.

@@ -30,7 +30,8 @@
 // (Take, Last); a sqlc-generated :one SELECT by key (its result's fields
 // hold the columns, in this package or another, through facts); GORM
 // First, Take, Last or Find into a model, bun NewSelect().Model(m)...
-// Scan(ctx), gorp SelectOne(&row, ...) (as sqlx's Get) or Get(T{}, id)
+// Scan(ctx), go-pg Model(m)...Select() (First, Last) into a single
+// model, gorp SelectOne(&row, ...) (as sqlx's Get) or Get(T{}, id)
 // asserted back to *T, xorm Get(&bean) by ID, Where fragments or the
 // bean's fields, or a call of a function that returns a pointer to a model it
 // read that way (a repository's Get, through facts, across packages). A
@@ -39,8 +40,10 @@
 // the model read (each field stored since); Model(&m).Update("c", v),
 // UpdateColumn("c", v), Updates(map[string]any{"c": v}); bun
 // NewUpdate().Model(m) (each field stored since, within its Column steps),
-// .Set("c = ?", v) and .SetColumn("c", "?", v); gorp Update(&row) of the
-// row read (each field stored since; the table registered in the package
+// .Set("c = ?", v) and .SetColumn("c", "?", v); go-pg Model(m)...Update()
+// or UpdateNotZero() (each field stored since, within its Column steps),
+// .Set("c = ?", v) and .Value("c", "?", v); gorp Update(&row) of the row
+// read (each field stored since; the table registered in the package
 // with AddTableWithName); xorm Update(&bean) of the bean read (each field
 // stored since, within its Cols; Incr, Decr and SetExpr are atomic); the generics
 // G[T](db).Where(...).Update(ctx, "c", v) or Updates(ctx, T{F: v}) of the
@@ -50,8 +53,8 @@
 // <Name>Params; or a call of a function
 // that writes its model parameter whole that way (a repository's Save).
 // The columns of a GORM model's fields come from the schema layer, a bun
-// model's from its bun tags, a gorp struct's from its db tags, an xorm
-// bean's from its xorm tags.
+// model's from its bun tags, a go-pg model's from its pg tags, a gorp
+// struct's from its db tags, an xorm bean's from its xorm tags.
 //
 // When the write is GORM Update("c", m.F+d) or UpdateColumn with exactly
 // the old value plus or minus a delta, a suggested fix rewrites the value
@@ -101,13 +104,15 @@
 //
 //   - the update is atomic in SQL: SET c = c + $1, gorm.Expr("c + ?", d);
 //   - the read took a row lock in the transaction that writes (FOR UPDATE,
-//     FOR SHARE, GORM clause.Locking) or runs after one, or the transaction
+//     FOR SHARE, GORM clause.Locking, bun's and go-pg's For("UPDATE")) or
+//     runs after one, or the transaction
 //     was begun SERIALIZABLE;
 //   - the write is guarded optimistically: the UPDATE's WHERE pins the
 //     version column (version-column setting, "version" by default) or a
 //     column it also sets (compare-and-set on the old value), or compares
 //     something besides columns equal to bound values; a GORM or bun
-//     update of a loaded model has a Where step. That the affected-row
+//     update of a loaded model has a Where step (go-pg: a Where comparing
+//     anything but the model's primary key). That the affected-row
 //     count is then checked is assumed, not verified;
 //   - the value comes from another column or table, or from outside the
 //     database (a request field, time.Now, another service's figure);

@@ -25,6 +25,7 @@ var fixtures = []string{
 	"./lostupdate/shop",         // services over package repo (GORM and bun repositories: Get returns a model, Save writes it whole), transactions passed to it
 	"./lostupdate/gorpsvc",      // gorp SelectOne or Get into a struct, then Update(&row) of the whole row; Exec; a versioned table silent
 	"./lostupdate/xormwallet",   // xorm Get into a bean, then Update or Cols().Update of it; Incr, Decr, ForUpdate in engine.Transaction or after Begin silent
+	"./lostupdate/gopgsvc",      // go-pg Select, then Update of the model, Column, Set and Value; a service over package gopgrepo (Get, Save)
 }
 
 // TestFix checks the suggested fixes against fix.go.golden.
@@ -53,5 +54,5 @@ func TestRelated(t *testing.T) {
 			assert.Contains(t, d.Related[0].Message, "the read: ")
 		}
 	}
-	assert.Equal(t, 49, n)
+	assert.Equal(t, 56, n)
 }

@@ -24,17 +24,21 @@
 //     hand-written code, GORM Update, Updates, UpdateColumn(s) (including
 //     Model(&T{}).Where("id = ?", id)) and Save of a model read in the
 //     same function, bun NewUpdate ... Exec (Set and Where fragments,
-//     WherePK), ent UpdateOneID, UpdateOne and Update ... Save (Where
-//     predicates on fields), gorp Update(&row) of a table registered in
-//     the package without SetVersionCol (and SQL text through gorp's
-//     Exec), xorm Update of a map bean or after NoVersionCheck(), and SQL
-//     run by xorm's Exec. xorm's Update of a struct bean with a
-//     `xorm:"version"` field compares and bumps the version by itself.
+//     WherePK), go-pg Update and UpdateNotZero (Set, Value and Where
+//     fragments, WherePK), ent UpdateOneID, UpdateOne and Update ... Save
+//     (Where predicates on fields), gorp Update(&row) of a table
+//     registered in the package without SetVersionCol (and SQL text
+//     through gorp's Exec), xorm Update of a map bean or after
+//     NoVersionCheck(), and SQL run by xorm's Exec. xorm's Update of a
+//     struct bean with a `xorm:"version"` field compares and bumps the
+//     version by itself.
 //   - noversion/unchecked: the version is compared, but the affected-row
 //     count is discarded: the sql.Result or pgconn.CommandTag ignored, a
 //     sqlc :execrows count ignored or the query declared :exec, GORM's
-//     RowsAffected never read, bun's result or ent's bulk count dropped,
-//     the count xorm's Update returns ignored.
+//     RowsAffected never read, bun's or go-pg's result or ent's bulk count
+//     dropped, the count xorm's Update returns ignored. go-pg's ExecOne
+//     returns pg.ErrNoRows when nothing was updated: reading its error
+//     checks the count.
 //     ent UpdateOne(ID) reports a miss as a NotFoundError, which the
 //     error path carries: it is never reported as unchecked. gorp's
 //     Update of a table registered with SetVersionCol compares the
@@ -109,7 +113,7 @@
 //
 // What is not analysed yet, and so never reported: GORM's generics API,
 // Save of a model the function did not read (it may insert), Save with
-// the optimisticlock plugin, bun models without a table tag, an update
+// the optimisticlock plugin, bun and go-pg models without a table tag, an update
 // whose count is returned or handed to another function (it is taken as
 // checked), an update done in a helper of another package (the helper
 // itself is reported when its package is analysed), the version evidence

@@ -24,6 +24,7 @@ var fixtures = []string{
 	"./noversion/rotations",  // a version column the code sets to a constant: a layout version, not versioned
 	"./noversion/gorpdocs",   // gorp Update of a table registered with SetVersionCol, and raw Exec beside it
 	"./noversion/xormdocs",   // xorm Update of a bean with a version tag: the count dropped, a map bean, NoVersionCheck, raw Exec
+	"./noversion/gopgdocs",   // go-pg Update with Set, Value and Where; raw ExecOne and Exec; versioned by the package's own compare-and-bump
 }
 
 func Test(t *testing.T) {
@@ -52,5 +53,5 @@ func TestMessages(t *testing.T) {
 			}
 		}
 	}
-	assert.Equal(t, map[string]int{"noversion/predicate": 20, "noversion/unchecked": 11}, counts)
+	assert.Equal(t, map[string]int{"noversion/predicate": 22, "noversion/unchecked": 13}, counts)
 }

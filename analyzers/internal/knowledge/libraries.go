@@ -10,6 +10,7 @@ var libraries = []library{
 	gorm,
 	gormV1,
 	bun,
+	gopg,
 	entRuntime, // ent.go: the runtime; generated code is recognised by EntCall, sqlc's by SQLC (sqlc.go)
 	dbErrors,
 	squirrel,

@@ -625,12 +625,15 @@ func (e *extractor) ChecksUnique(fn *ssa.Function, err ssa.Value) bool {
 					continue
 				}
 				if row := errorCheckRow(common); row != nil && row.Meaning == knowledge.UniqueViolation {
-					if len(common.Args) == 0 {
+					// An invoke's Args exclude its receiver: a method of
+					// an error interface has none.
+					if len(common.Args) == 0 && !common.IsInvoke() {
 						continue
 					}
 					if site, ok := knowledge.Resolve(common); ok && site.Receiver() != nil {
 						// A method of a database error type (bun's
-						// pgdriver.Error.IntegrityViolation) after errors.As.
+						// pgdriver.Error.IntegrityViolation, go-pg's
+						// pg.Error interface) after errors.As.
 						asDBError, codeCompared = true, true
 						continue
 					}
