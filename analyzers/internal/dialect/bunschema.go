@@ -52,27 +52,15 @@ func bunReadModel(obj *types.TypeName, _ schema.TableNameLookup) *schema.Model {
 	// with CreateTable from the model: its keys count, its columns do not
 	// describe the table.
 	m := &schema.Model{Type: schema.TypeKey(obj), Table: table, KeysOnly: true}
-	r := &bunModelReader{model: m, groups: map[string][]string{}}
+	r := &bunModelReader{model: m}
 	r.walk(st, 0)
-	src := schema.Source{Kind: schema.FromModel, Name: m.Type}
-	if len(r.pk) > 0 {
-		m.Keys = append(m.Keys, schema.Key{Columns: r.pk, Parts: r.pk, Primary: true, Source: src})
-	}
-	for _, col := range r.alone {
-		m.Keys = append(m.Keys, schema.Key{Columns: []string{col}, Parts: []string{col}, Source: src})
-	}
-	for _, name := range r.names {
-		cols := r.groups[name]
-		m.Keys = append(m.Keys, schema.Key{Name: name, Columns: cols, Parts: cols, Source: src})
-	}
+	m.Keys = r.keys.keys(m.Type)
 	return m
 }
 
 type bunModelReader struct {
-	model     *schema.Model
-	pk, alone []string
-	names     []string            // unique groups, in the order first met
-	groups    map[string][]string // unique group name -> its columns
+	model *schema.Model
+	keys  modelKeys
 }
 
 // walk adds the columns of st, flattening embedded structs as bun does.
@@ -103,21 +91,18 @@ func (r *bunModelReader) walk(st *types.Struct, depth int) {
 		}
 		r.model.Fields = append(r.model.Fields, schema.ModelField{Name: f.Name(), Column: col})
 		if _, pk := opts["pk"]; pk {
-			r.pk = append(r.pk, col)
+			r.keys.pk = append(r.keys.pk, col)
 		}
 		groups, unique := opts["unique"]
 		if !unique {
 			continue
 		}
 		if groups == "" {
-			r.alone = append(r.alone, col)
+			r.keys.alone = append(r.keys.alone, col)
 			continue
 		}
 		for _, g := range strings.Split(groups, ",") {
-			if _, seen := r.groups[g]; !seen {
-				r.names = append(r.names, g)
-			}
-			r.groups[g] = append(r.groups[g], col)
+			r.keys.group(g, col)
 		}
 	}
 }

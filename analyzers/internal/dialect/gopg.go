@@ -14,7 +14,8 @@ const gopgPkg = "github.com/go-pg/pg/v10"
 
 // gopgDialect is go-pg v10's ORM (*orm.Query).
 var gopgDialect = &Dialect{
-	Lib: "gopg",
+	Models: gopgModels,
+	Lib:    "gopg",
 	ClaimInsert: func(cols string) string {
 		// Insert without Returning runs Query, not QueryOne: a row the
 		// conflict skipped is a nil error and RowsAffected() == 0.

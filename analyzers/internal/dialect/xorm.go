@@ -15,7 +15,8 @@ import (
 // through Exec; its version check is Update's own (a struct bean with a
 // `xorm:"version"` field), summarised as the WHERE and SET it adds.
 var xormDialect = &Dialect{
-	Lib: "xorm",
+	Models: xormModels,
+	Lib:    "xorm",
 	ClaimInsert: func(cols string) string {
 		return fmt.Sprintf("insert with Exec(\"INSERT ... ON CONFLICT (%s) DO NOTHING\", ...) and read the row when RowsAffected() is 0, or catch the driver's unique violation from Insert and re-read", cols)
 	},
