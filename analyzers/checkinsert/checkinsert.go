@@ -15,6 +15,7 @@ import (
 	"github.com/idemlint/idemlint/analyzers/internal/ops"
 	"github.com/idemlint/idemlint/analyzers/internal/report"
 	"github.com/idemlint/idemlint/analyzers/internal/schema"
+	"github.com/idemlint/idemlint/analyzers/internal/ssaval"
 )
 
 //go:embed doc.go
@@ -258,7 +259,7 @@ func checkFirstOrCreate(r *report.Reporter, res *ops.Result, sch *schema.Schema,
 	var dest ssa.Value
 	if site, ok := knowledge.Resolve(op.Instr.Common()); ok {
 		if dest = site.RoleArg(knowledge.Dest); dest != nil {
-			dest = knowledge.Unwrap(dest)
+			dest = ssaval.Unwrap(dest)
 			if ptr, ok := dest.Type().Underlying().(*types.Pointer); ok {
 				if t, ok := sch.Table(ptr.Elem()); ok {
 					table = " on " + t
@@ -296,7 +297,7 @@ func savedAfter(op *ops.RowOp, dest ssa.Value) bool {
 			if !ok || site.Row == nil || site.Row.Kind != knowledge.Save {
 				continue
 			}
-			if m := site.RoleArg(knowledge.Model); m != nil && knowledge.Unwrap(m) == dest && ops.Reaches(op.Instr, c, nil) {
+			if m := site.RoleArg(knowledge.Model); m != nil && ssaval.Unwrap(m) == dest && ops.Reaches(op.Instr, c, nil) {
 				return true
 			}
 		}

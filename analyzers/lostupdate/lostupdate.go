@@ -15,6 +15,7 @@ import (
 	"github.com/idemlint/idemlint/analyzers/internal/ops"
 	"github.com/idemlint/idemlint/analyzers/internal/report"
 	"github.com/idemlint/idemlint/analyzers/internal/schema"
+	"github.com/idemlint/idemlint/analyzers/internal/ssaval"
 )
 
 //go:embed doc.go
@@ -131,7 +132,7 @@ func match(sch *schema.Schema, rd *ops.ColumnRead, w *ops.ColumnWrite) (string, 
 			if !ok || !ops.SameAddr(fa.X, rd.ModelAddr) {
 				return false
 			}
-			f := ops.FieldOf(fa)
+			f := ssaval.FieldOf(fa)
 			if f == nil {
 				return false
 			}
@@ -161,7 +162,7 @@ func match(sch *schema.Schema, rd *ops.ColumnRead, w *ops.ColumnWrite) (string, 
 				if !ops.SameAddr(x.X, rd.ModelAddr) {
 					return false
 				}
-				f = ops.FieldOf(x)
+				f = ssaval.FieldOf(x)
 			case *ssa.Field:
 				// The value itself, or a load of the local holding it.
 				base := x.X
@@ -171,7 +172,7 @@ func match(sch *schema.Schema, rd *ops.ColumnRead, w *ops.ColumnWrite) (string, 
 				if base != rd.ModelAddr && !ops.SameAddr(base, rd.ModelAddr) {
 					return false
 				}
-				f = ops.FieldOf(x)
+				f = ssaval.FieldOf(x)
 			}
 			if f == nil {
 				return false

@@ -11,6 +11,7 @@ import (
 	"github.com/idemlint/idemlint/analyzers/internal/knowledge"
 	"github.com/idemlint/idemlint/analyzers/internal/ops"
 	"github.com/idemlint/idemlint/analyzers/internal/sqltext"
+	"github.com/idemlint/idemlint/analyzers/internal/ssaval"
 )
 
 // bunRow classifies a bun finisher: SelectQuery Scan, Exists or Count
@@ -51,7 +52,7 @@ func bunRow(site knowledge.Site) *ops.RowOp {
 		case name == "Model":
 			model = step.Arg(0)
 		case name == "Where":
-			text, ok := knowledge.ConstString(step.RoleArg(knowledge.Cond))
+			text, ok := ssaval.ConstString(step.RoleArg(knowledge.Cond))
 			if !ok {
 				return false
 			}
@@ -60,7 +61,7 @@ func bunRow(site knowledge.Site) *ops.RowOp {
 				return false
 			}
 		case name == "On":
-			text, ok := knowledge.ConstString(step.RoleArg(knowledge.SQL))
+			text, ok := ssaval.ConstString(step.RoleArg(knowledge.SQL))
 			c := sqltext.ParseConflict(text)
 			if !ok || c.Unknown {
 				op.Conflict = &ops.RowConflict{Unknown: true}

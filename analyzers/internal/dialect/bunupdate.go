@@ -8,6 +8,7 @@ import (
 	"github.com/idemlint/idemlint/analyzers/internal/knowledge"
 	"github.com/idemlint/idemlint/analyzers/internal/ops"
 	"github.com/idemlint/idemlint/analyzers/internal/sqltext"
+	"github.com/idemlint/idemlint/analyzers/internal/ssaval"
 )
 
 // bunUpdate summarises bun's UpdateQuery Exec: Model names the table (its
@@ -32,7 +33,7 @@ func bunUpdate(call ssa.CallInstruction, site knowledge.Site) *ops.Update {
 		case "Model":
 			model = step.Arg(0)
 		case "Where":
-			text, ok := knowledge.ConstString(step.RoleArg(knowledge.Cond))
+			text, ok := ssaval.ConstString(step.RoleArg(knowledge.Cond))
 			if !ok {
 				return false
 			}
@@ -53,13 +54,13 @@ func bunUpdate(call ssa.CallInstruction, site knowledge.Site) *ops.Update {
 			u.Keyed = true
 			if cols, ok := step.Variadic(0); ok {
 				for _, col := range cols {
-					if name, ok := knowledge.ConstString(col); ok {
+					if name, ok := ssaval.ConstString(col); ok {
 						u.Compares = append(u.Compares, name)
 					}
 				}
 			}
 		case "Set":
-			text, ok := knowledge.ConstString(step.RoleArg(knowledge.SQL))
+			text, ok := ssaval.ConstString(step.RoleArg(knowledge.SQL))
 			if !ok {
 				return false
 			}

@@ -10,6 +10,7 @@ import (
 	"github.com/idemlint/idemlint/analyzers/internal/knowledge"
 	"github.com/idemlint/idemlint/analyzers/internal/ops"
 	"github.com/idemlint/idemlint/analyzers/internal/sqltext"
+	"github.com/idemlint/idemlint/analyzers/internal/ssaval"
 )
 
 const bunPkg = "github.com/uptrace/bun"
@@ -45,7 +46,7 @@ func bunRead(call *ssa.Call, site knowledge.Site) *ops.ColumnRead {
 	rd := &ops.ColumnRead{Instr: call, Lib: "bun"}
 	handle, _, ok := bunChain(site, []string{"NewSelect"}, func(name string, _ *ssa.Call, step knowledge.Site) bool {
 		if name == "Model" {
-			rd.ModelAddr = knowledge.Unwrap(step.Arg(0))
+			rd.ModelAddr = ssaval.Unwrap(step.Arg(0))
 		}
 		return true
 	})
@@ -83,10 +84,10 @@ func bunWrites(fn *ssa.Function, call *ssa.Call, site knowledge.Site) []*ops.Col
 	handle, _, ok := bunChain(site, []string{"NewUpdate"}, func(name string, c *ssa.Call, step knowledge.Site) bool {
 		switch name {
 		case "Model":
-			base.ModelAddr = knowledge.Unwrap(step.Arg(0))
+			base.ModelAddr = ssaval.Unwrap(step.Arg(0))
 		case "WherePK", "Returning", "OmitZero":
 		case "Where":
-			text, ok := knowledge.ConstString(step.Arg(0))
+			text, ok := ssaval.ConstString(step.Arg(0))
 			if !ok {
 				return false
 			}
@@ -109,7 +110,7 @@ func bunWrites(fn *ssa.Function, call *ssa.Call, site knowledge.Site) []*ops.Col
 			}
 		case "Set":
 			setSteps = true
-			text, ok := knowledge.ConstString(step.Arg(0))
+			text, ok := ssaval.ConstString(step.Arg(0))
 			if !ok {
 				return false
 			}
@@ -135,8 +136,8 @@ func bunWrites(fn *ssa.Function, call *ssa.Call, site knowledge.Site) []*ops.Col
 			}
 		case "SetColumn", "Value":
 			setSteps = true
-			col, ok1 := knowledge.ConstString(step.Arg(0))
-			text, ok2 := knowledge.ConstString(step.Arg(1))
+			col, ok1 := ssaval.ConstString(step.Arg(0))
+			text, ok2 := ssaval.ConstString(step.Arg(1))
 			binds, ok3 := step.Variadic(2)
 			if !ok1 || !ok2 || !ok3 || strings.TrimSpace(text) != "?" || len(binds) != 1 || binds[0] == nil {
 				return true
@@ -172,7 +173,7 @@ func bunWrites(fn *ssa.Function, call *ssa.Call, site knowledge.Site) []*ops.Col
 		return out
 	}
 	for _, st := range ops.FieldStores(fn, base.ModelAddr) {
-		f := ops.FieldOf(st.Addr.(*ssa.FieldAddr))
+		f := ssaval.FieldOf(st.Addr.(*ssa.FieldAddr))
 		if f == nil {
 			continue
 		}
@@ -208,7 +209,7 @@ func sliceOrConst(v ssa.Value) ([]string, bool) {
 		}
 		for _, use := range *ia.Referrers() {
 			if st, ok := use.(*ssa.Store); ok {
-				s, ok := knowledge.ConstString(st.Val)
+				s, ok := ssaval.ConstString(st.Val)
 				if !ok {
 					return nil, false
 				}
@@ -238,7 +239,7 @@ func bunWholeModel(site knowledge.Site) (ssa.Value, bool) {
 	_, started, ok := bunChain(site, []string{"NewUpdate"}, func(name string, _ *ssa.Call, step knowledge.Site) bool {
 		switch name {
 		case "Model":
-			model = knowledge.Unwrap(step.Arg(0))
+			model = ssaval.Unwrap(step.Arg(0))
 		case "WherePK", "Returning", "OmitZero":
 		default:
 			return false
@@ -259,7 +260,7 @@ func bunWholeModel(site knowledge.Site) (ssa.Value, bool) {
 func bunChain(site knowledge.Site, starts []string, visit func(name string, call *ssa.Call, step knowledge.Site) bool) (handle ssa.Value, started, ok bool) {
 	v := site.Receiver()
 	for i := 0; i < ops.MaxTrace && v != nil; i++ {
-		call, ok := knowledge.Unwrap(v).(*ssa.Call)
+		call, ok := ssaval.Unwrap(v).(*ssa.Call)
 		if !ok {
 			return nil, false, false
 		}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/idemlint/idemlint/analyzers/internal/knowledge"
 	"github.com/idemlint/idemlint/analyzers/internal/ops"
+	"github.com/idemlint/idemlint/analyzers/internal/ssaval"
 )
 
 type entStep struct {
@@ -107,7 +108,7 @@ func entPredicates(where *ssa.Call) []ops.KeyValue {
 	}
 	var keys []ops.KeyValue
 	for _, p := range preds {
-		pc, ok := knowledge.Unwrap(p).(*ssa.Call)
+		pc, ok := ssaval.Unwrap(p).(*ssa.Call)
 		if !ok {
 			continue
 		}
@@ -138,7 +139,7 @@ func (s entStep) starts() bool {
 // kept in a variable) ends with a step that does not start it.
 func entChain(v ssa.Value) (steps []entStep, ok bool) {
 	for i := 0; i < ops.MaxTrace; i++ {
-		c, isCall := knowledge.Unwrap(v).(*ssa.Call)
+		c, isCall := ssaval.Unwrap(v).(*ssa.Call)
 		if !isCall {
 			return steps, true
 		}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/idemlint/idemlint/analyzers/internal/knowledge"
 	"github.com/idemlint/idemlint/analyzers/internal/ops"
+	"github.com/idemlint/idemlint/analyzers/internal/ssaval"
 )
 
 // ent's reads and writes of columns, for lostupdate and noversion: an
@@ -93,9 +94,9 @@ func entWrites(call ssa.CallInstruction, row *knowledge.Call, info *knowledge.En
 				keys = []ops.KeyValue{{Column: "id", Value: st.args[1]}}
 				handle = ops.Root(st.args[0])
 			case st.name == "UpdateOne" && len(st.args) == 2:
-				entity = knowledge.Unwrap(st.args[1])
+				entity = ssaval.Unwrap(st.args[1])
 			case st.name == "Update" && st.info.Builder == knowledge.EntModel:
-				entity = knowledge.Unwrap(st.args[0]) // (*Account).Update()
+				entity = ssaval.Unwrap(st.args[0]) // (*Account).Update()
 			default:
 				return nil
 			}

@@ -9,6 +9,7 @@ import (
 	"github.com/idemlint/idemlint/analyzers/internal/knowledge"
 	"github.com/idemlint/idemlint/analyzers/internal/ops"
 	"github.com/idemlint/idemlint/analyzers/internal/sqltext"
+	"github.com/idemlint/idemlint/analyzers/internal/ssaval"
 )
 
 // gopgRow classifies a go-pg finisher: Select, First or Last of a single
@@ -44,7 +45,7 @@ func gopgRow(site knowledge.Site) *ops.RowOp {
 	model, handle, ok := gopgChain(site, func(name string, step knowledge.Site) bool {
 		switch name {
 		case "Where":
-			text, ok := knowledge.ConstString(step.RoleArg(knowledge.Cond))
+			text, ok := ssaval.ConstString(step.RoleArg(knowledge.Cond))
 			if !ok {
 				return false
 			}
@@ -53,7 +54,7 @@ func gopgRow(site knowledge.Site) *ops.RowOp {
 		case "WherePK":
 			wherePK = true
 		case "OnConflict":
-			text, ok := knowledge.ConstString(step.RoleArg(knowledge.SQL))
+			text, ok := ssaval.ConstString(step.RoleArg(knowledge.SQL))
 			c := sqltext.ParseConflict("CONFLICT " + text)
 			if !ok || c.Unknown {
 				op.Conflict = &ops.RowConflict{Unknown: true}
@@ -107,7 +108,7 @@ func gopgModelKeys(model ssa.Value) []ops.KeyValue {
 	if keys := ops.StructKeys(model); keys != nil {
 		return keys
 	}
-	model = knowledge.Unwrap(model)
+	model = ssaval.Unwrap(model)
 	refs := model.Referrers()
 	if refs == nil {
 		return nil
@@ -118,7 +119,7 @@ func gopgModelKeys(model ssa.Value) []ops.KeyValue {
 		if !ok || fa.X != model {
 			continue
 		}
-		f := ops.FieldOf(fa)
+		f := ssaval.FieldOf(fa)
 		if f == nil {
 			continue
 		}

@@ -8,6 +8,7 @@ import (
 	"github.com/idemlint/idemlint/analyzers/internal/knowledge"
 	"github.com/idemlint/idemlint/analyzers/internal/ops"
 	"github.com/idemlint/idemlint/analyzers/internal/sqltext"
+	"github.com/idemlint/idemlint/analyzers/internal/ssaval"
 )
 
 // gopgUpdateSteps is what the steps of an Update (UpdateNotZero) chain
@@ -76,7 +77,7 @@ func gopgUpdate(call ssa.CallInstruction, site knowledge.Site) *ops.Update {
 	}
 	u := &ops.Update{Lib: "gopg", Method: site.Row.Func.Name, Table: table, Handle: s.handle}
 	for _, w := range s.wheres {
-		text, ok := knowledge.ConstString(w.RoleArg(knowledge.Cond))
+		text, ok := ssaval.ConstString(w.RoleArg(knowledge.Cond))
 		if !ok {
 			return nil
 		}
@@ -99,7 +100,7 @@ func gopgUpdate(call ssa.CallInstruction, site knowledge.Site) *ops.Update {
 		u.Compares = append(u.Compares, gopgPKs(t)...)
 	}
 	for _, set := range s.sets {
-		text, ok := knowledge.ConstString(set.RoleArg(knowledge.SQL))
+		text, ok := ssaval.ConstString(set.RoleArg(knowledge.SQL))
 		if !ok {
 			return nil
 		}
@@ -113,8 +114,8 @@ func gopgUpdate(call ssa.CallInstruction, site knowledge.Site) *ops.Update {
 	}
 	if len(s.sets) == 0 {
 		for _, v := range s.values {
-			col, ok1 := knowledge.ConstString(v.Arg(0))
-			text, ok2 := knowledge.ConstString(v.Arg(1))
+			col, ok1 := ssaval.ConstString(v.Arg(0))
+			text, ok2 := ssaval.ConstString(v.Arg(1))
 			expr := sqltext.ParseExpr(text)
 			if !ok1 || !ok2 || expr == nil {
 				return nil
@@ -168,7 +169,7 @@ func gopgWrites(fn *ssa.Function, call *ssa.Call, site knowledge.Site) []*ops.Co
 		Desc: "the go-pg update of " + table}
 	pks := gopgPKs(t)
 	for _, w := range s.wheres {
-		text, ok := knowledge.ConstString(w.RoleArg(knowledge.Cond))
+		text, ok := ssaval.ConstString(w.RoleArg(knowledge.Cond))
 		cond := sqltext.ParseCondition(text)
 		if !ok || cond == nil || cond.Unknown {
 			base.Guarded = true
@@ -190,7 +191,7 @@ func gopgWrites(fn *ssa.Function, call *ssa.Call, site knowledge.Site) []*ops.Co
 	}
 	if len(s.sets) > 0 {
 		for _, set := range s.sets {
-			text, ok1 := knowledge.ConstString(set.RoleArg(knowledge.SQL))
+			text, ok1 := ssaval.ConstString(set.RoleArg(knowledge.SQL))
 			binds, ok2 := set.Variadic(1)
 			list := sqltext.ParseSetList(text)
 			if !ok1 || !ok2 || list == nil || list.Unknown {
@@ -208,8 +209,8 @@ func gopgWrites(fn *ssa.Function, call *ssa.Call, site knowledge.Site) []*ops.Co
 	}
 	replaced := map[string]bool{}
 	for _, v := range s.values {
-		col, ok1 := knowledge.ConstString(v.Arg(0))
-		text, ok2 := knowledge.ConstString(v.Arg(1))
+		col, ok1 := ssaval.ConstString(v.Arg(0))
+		text, ok2 := ssaval.ConstString(v.Arg(1))
 		binds, ok3 := v.Variadic(2)
 		if !ok1 || !ok2 || !ok3 {
 			return nil
@@ -220,7 +221,7 @@ func gopgWrites(fn *ssa.Function, call *ssa.Call, site knowledge.Site) []*ops.Co
 		}
 	}
 	for _, st := range ops.FieldStores(fn, s.model) {
-		f := ops.FieldOf(st.Addr.(*ssa.FieldAddr))
+		f := ssaval.FieldOf(st.Addr.(*ssa.FieldAddr))
 		if f == nil {
 			continue
 		}
@@ -242,7 +243,7 @@ func gopgWholeModel(site knowledge.Site) (ssa.Value, bool) {
 	if !ok || len(s.sets) > 0 || len(s.values) > 0 || len(s.columns) > 0 || len(s.wheres) > 0 {
 		return nil, false
 	}
-	return knowledge.Unwrap(s.model), true
+	return ssaval.Unwrap(s.model), true
 }
 
 // gopgCount says how the caller uses the count of ExecOne (ExecOneContext),

@@ -13,6 +13,7 @@ import (
 
 	"github.com/idemlint/idemlint/analyzers/internal/knowledge"
 	"github.com/idemlint/idemlint/analyzers/internal/ops"
+	"github.com/idemlint/idemlint/analyzers/internal/ssaval"
 )
 
 // gormDialect is GORM v2 (gorm.io/gorm), its chained and generics APIs,
@@ -106,9 +107,9 @@ func gormWholeModel(site knowledge.Site) (ssa.Value, bool) {
 	case gormOf(row.Func.Pkg) == nil || row.Func.Recv != "DB":
 		return nil, false
 	case row.Func.Name == "Save":
-		return knowledge.Unwrap(site.RoleArg(knowledge.Model)), true
+		return ssaval.Unwrap(site.RoleArg(knowledge.Model)), true
 	case row.Func.Name == "Updates" && isModelPtr(site.RoleArg(knowledge.Values)):
-		return knowledge.Unwrap(site.RoleArg(knowledge.Values)), true
+		return ssaval.Unwrap(site.RoleArg(knowledge.Values)), true
 	}
 	return nil, false
 }

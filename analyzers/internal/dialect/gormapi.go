@@ -6,6 +6,7 @@ import (
 	"github.com/idemlint/idemlint/analyzers/internal/knowledge"
 	"github.com/idemlint/idemlint/analyzers/internal/ops"
 	"github.com/idemlint/idemlint/analyzers/internal/sqltext"
+	"github.com/idemlint/idemlint/analyzers/internal/ssaval"
 )
 
 // A gormAPI is one major version of GORM. v2 (gorm.io/gorm) and v1
@@ -45,7 +46,7 @@ func gormOf(path string) *gormAPI {
 // or UpdateColumn("c", v), nil when the call passes them otherwise.
 func (api *gormAPI) columnValue(site knowledge.Site) (col, val ssa.Value) {
 	if !api.variadicUpdate {
-		return site.RoleArg(knowledge.Column), knowledge.Unwrap(site.RoleArg(knowledge.Value))
+		return site.RoleArg(knowledge.Column), ssaval.Unwrap(site.RoleArg(knowledge.Value))
 	}
 	i, ok := site.Row.Param(knowledge.Column)
 	if !ok {
@@ -66,10 +67,10 @@ func gormInsertOption(step knowledge.Site) (*ops.RowConflict, bool) {
 	if api == nil || api.insertOption == "" {
 		return nil, false
 	}
-	if key, _ := knowledge.ConstString(step.RoleArg(knowledge.Key)); key != api.insertOption {
+	if key, _ := ssaval.ConstString(step.RoleArg(knowledge.Key)); key != api.insertOption {
 		return nil, false
 	}
-	text, ok := knowledge.ConstString(step.RoleArg(knowledge.SQL))
+	text, ok := ssaval.ConstString(step.RoleArg(knowledge.SQL))
 	c := sqltext.ParseConflict(text)
 	if !ok || c.Unknown {
 		return &ops.RowConflict{Unknown: true}, true

@@ -8,6 +8,7 @@ import (
 
 	"github.com/idemlint/idemlint/analyzers/internal/knowledge"
 	"github.com/idemlint/idemlint/analyzers/internal/ops"
+	"github.com/idemlint/idemlint/analyzers/internal/ssaval"
 )
 
 // gormRow classifies a classic GORM finisher: First, Take, Last or Count
@@ -98,7 +99,7 @@ func gormConds(op *ops.RowOp, conds []ssa.Value) bool {
 	if len(conds) == 0 {
 		return true
 	}
-	if text, ok := knowledge.ConstString(conds[0]); ok {
+	if text, ok := ssaval.ConstString(conds[0]); ok {
 		return ops.FragmentKeys(op, text, conds[1:])
 	}
 	if len(conds) == 1 {
@@ -121,7 +122,7 @@ func gormChain(op *ops.RowOp, v ssa.Value) bool {
 		switch step.Row.Func.Name {
 		case "Where":
 			cond := step.RoleArg(knowledge.Cond)
-			if text, ok := knowledge.ConstString(cond); ok {
+			if text, ok := ssaval.ConstString(cond); ok {
 				var binds []ssa.Value
 				if j, ok := step.Row.Param(knowledge.Binds); ok {
 					if binds, ok = step.Variadic(j); !ok {
@@ -233,7 +234,7 @@ func gormGenericUpdates(call *ssa.Call, site knowledge.Site) []*ops.ColumnWrite 
 	if model == nil {
 		return nil
 	}
-	load, ok := knowledge.Unwrap(site.RoleArg(knowledge.Values)).(*ssa.UnOp)
+	load, ok := ssaval.Unwrap(site.RoleArg(knowledge.Values)).(*ssa.UnOp)
 	if !ok || load.Op != token.MUL {
 		return nil
 	}
@@ -244,7 +245,7 @@ func gormGenericUpdates(call *ssa.Call, site knowledge.Site) []*ops.ColumnWrite 
 	var out []*ops.ColumnWrite
 	for _, a := range ops.LiteralAllocs(alloc) {
 		for _, st := range ops.FieldStores(call.Parent(), a) {
-			if f := ops.FieldOf(st.Addr.(*ssa.FieldAddr)); f != nil {
+			if f := ssaval.FieldOf(st.Addr.(*ssa.FieldAddr)); f != nil {
 				out = append(out, &ops.ColumnWrite{Instr: call, Model: model, Field: f.Name(), Value: st.Val,
 					Keys: keys, Handle: ops.Root(site.Receiver()), Lib: gormV2.lib, Desc: ops.CalleeName(site)})
 			}
@@ -260,7 +261,7 @@ func gormGenericWrite(call *ssa.Call, site knowledge.Site) *ops.ColumnWrite {
 	if site.Func.Pkg != gormV2.pkg || site.Func.Recv != "ChainInterface" || site.Row.Func.Name != "Update" {
 		return nil
 	}
-	col, ok := knowledge.ConstString(site.RoleArg(knowledge.Column))
+	col, ok := ssaval.ConstString(site.RoleArg(knowledge.Column))
 	if !ok {
 		return nil
 	}
@@ -268,6 +269,6 @@ func gormGenericWrite(call *ssa.Call, site knowledge.Site) *ops.ColumnWrite {
 	if model == nil {
 		return nil
 	}
-	return &ops.ColumnWrite{Instr: call, Model: model, Column: col, Value: knowledge.Unwrap(site.RoleArg(knowledge.Value)),
+	return &ops.ColumnWrite{Instr: call, Model: model, Column: col, Value: ssaval.Unwrap(site.RoleArg(knowledge.Value)),
 		Keys: keys, Handle: ops.Root(site.Receiver()), Lib: gormV2.lib, Desc: ops.CalleeName(site)}
 }

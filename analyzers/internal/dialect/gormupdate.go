@@ -8,6 +8,7 @@ import (
 	"github.com/idemlint/idemlint/analyzers/internal/knowledge"
 	"github.com/idemlint/idemlint/analyzers/internal/ops"
 	"github.com/idemlint/idemlint/analyzers/internal/sqltext"
+	"github.com/idemlint/idemlint/analyzers/internal/ssaval"
 )
 
 // gormUpdate summarises a classic GORM Update, Updates, UpdateColumn(s)
@@ -23,7 +24,7 @@ func gormUpdate(call ssa.CallInstruction, site knowledge.Site) *ops.Update {
 	switch name {
 	case "Update", "UpdateColumn":
 		colArg, val := api.columnValue(site)
-		col, ok := knowledge.ConstString(colArg)
+		col, ok := ssaval.ConstString(colArg)
 		if !ok {
 			return nil
 		}
@@ -40,7 +41,7 @@ func gormUpdate(call ssa.CallInstruction, site knowledge.Site) *ops.Update {
 		if u.Model == nil {
 			return nil
 		}
-		if _, isSlice := knowledge.Unwrap(model).Type().Underlying().(*types.Slice); isSlice {
+		if _, isSlice := ssaval.Unwrap(model).Type().Underlying().(*types.Slice); isSlice {
 			return nil
 		}
 		u.LoadedModel = loadedModel(model)
@@ -69,7 +70,7 @@ func gormUpdateChain(u *ops.Update, v ssa.Value) bool {
 		switch step.Row.Func.Name {
 		case "Where":
 			cond := step.RoleArg(knowledge.Cond)
-			text, ok := knowledge.ConstString(cond)
+			text, ok := ssaval.ConstString(cond)
 			if !ok {
 				// A struct or map condition: its keys pin the row.
 				keys := ops.StructKeys(cond)
@@ -137,7 +138,7 @@ func gormCount(call ssa.CallInstruction) ops.CountUse {
 	for _, ref := range *v.Referrers() {
 		switch x := ref.(type) {
 		case *ssa.FieldAddr:
-			f := ops.FieldOf(x)
+			f := ssaval.FieldOf(x)
 			if f == nil {
 				use = ops.CountUnknown
 				continue
@@ -162,7 +163,7 @@ func isGormExpr(v ssa.Value) bool {
 	if v == nil {
 		return false
 	}
-	call, ok := knowledge.Unwrap(v).(*ssa.Call)
+	call, ok := ssaval.Unwrap(v).(*ssa.Call)
 	if !ok {
 		return false
 	}
@@ -173,7 +174,7 @@ func isGormExpr(v ssa.Value) bool {
 // loadedModel reports whether m points to a variable a GORM finder
 // (First, Take, Last, Find) reads into in the same function.
 func loadedModel(m ssa.Value) bool {
-	alloc, ok := knowledge.Unwrap(m).(*ssa.Alloc)
+	alloc, ok := ssaval.Unwrap(m).(*ssa.Alloc)
 	if !ok {
 		return false
 	}
@@ -189,7 +190,7 @@ func loadedModel(m ssa.Value) bool {
 			}
 			site, ok := knowledge.Resolve(call.Common())
 			if ok && site.Row != nil && site.Row.Kind == knowledge.Find {
-				if d := site.RoleArg(knowledge.Dest); d != nil && knowledge.Unwrap(d) == ssa.Value(alloc) {
+				if d := site.RoleArg(knowledge.Dest); d != nil && ssaval.Unwrap(d) == ssa.Value(alloc) {
 					return true
 				}
 			}
@@ -202,7 +203,7 @@ func loadedModel(m ssa.Value) bool {
 // fields are only set by the literal, and not read into by anything else:
 // a model with no loaded values.
 func zeroModel(m ssa.Value) bool {
-	alloc, ok := knowledge.Unwrap(m).(*ssa.Alloc)
+	alloc, ok := ssaval.Unwrap(m).(*ssa.Alloc)
 	if !ok {
 		return false
 	}

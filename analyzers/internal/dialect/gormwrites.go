@@ -9,6 +9,7 @@ import (
 	"github.com/idemlint/idemlint/analyzers/internal/knowledge"
 	"github.com/idemlint/idemlint/analyzers/internal/ops"
 	"github.com/idemlint/idemlint/analyzers/internal/sqltext"
+	"github.com/idemlint/idemlint/analyzers/internal/ssaval"
 )
 
 // gormRead makes a read of GORM First, Take, Last or Find into a model
@@ -22,7 +23,7 @@ func gormRead(call *ssa.Call, site knowledge.Site) *ops.ColumnRead {
 	if dest == nil {
 		return nil
 	}
-	addr := knowledge.Unwrap(dest)
+	addr := ssaval.Unwrap(dest)
 	model := ops.ModelType(addr)
 	if model == nil {
 		return nil
@@ -65,7 +66,7 @@ func gormWrites(fn *ssa.Function, call *ssa.Call, site knowledge.Site) []*ops.Co
 		if arg == nil {
 			arg = site.RoleArg(knowledge.Values)
 		}
-		addr := knowledge.Unwrap(arg)
+		addr := ssaval.Unwrap(arg)
 		model := ops.ModelType(addr)
 		if model == nil {
 			return nil
@@ -73,7 +74,7 @@ func gormWrites(fn *ssa.Function, call *ssa.Call, site knowledge.Site) []*ops.Co
 		var out []*ops.ColumnWrite
 		for _, st := range ops.FieldStores(fn, addr) {
 			fa := st.Addr.(*ssa.FieldAddr)
-			f := ops.FieldOf(fa)
+			f := ssaval.FieldOf(fa)
 			if f == nil {
 				continue
 			}
@@ -84,7 +85,7 @@ func gormWrites(fn *ssa.Function, call *ssa.Call, site knowledge.Site) []*ops.Co
 		return out
 	case name == "Update" || name == "UpdateColumn":
 		colArg, val := api.columnValue(site)
-		col, ok := knowledge.ConstString(colArg)
+		col, ok := ssaval.ConstString(colArg)
 		if !ok || modelAddr == nil {
 			return nil
 		}
@@ -95,7 +96,7 @@ func gormWrites(fn *ssa.Function, call *ssa.Call, site knowledge.Site) []*ops.Co
 		}
 		return []*ops.ColumnWrite{&w}
 	case name == "Updates" || name == "UpdateColumns":
-		mm, ok := knowledge.Unwrap(site.RoleArg(knowledge.Values)).(*ssa.MakeMap)
+		mm, ok := ssaval.Unwrap(site.RoleArg(knowledge.Values)).(*ssa.MakeMap)
 		if !ok || modelAddr == nil {
 			return nil
 		}
@@ -105,12 +106,12 @@ func gormWrites(fn *ssa.Function, call *ssa.Call, site knowledge.Site) []*ops.Co
 			if !ok {
 				continue
 			}
-			k, ok := knowledge.Unwrap(up.Key).(*ssa.Const)
+			k, ok := ssaval.Unwrap(up.Key).(*ssa.Const)
 			if !ok || k.Value == nil || k.Value.Kind() != constant.String {
 				continue
 			}
 			w := base
-			w.Model, w.ModelAddr, w.Column, w.Value = ops.ModelType(modelAddr), modelAddr, constant.StringVal(k.Value), knowledge.Unwrap(up.Value)
+			w.Model, w.ModelAddr, w.Column, w.Value = ops.ModelType(modelAddr), modelAddr, constant.StringVal(k.Value), ssaval.Unwrap(up.Value)
 			out = append(out, &w)
 		}
 		return out
@@ -124,7 +125,7 @@ func gormModelAddr(v ssa.Value) ssa.Value {
 	var model ssa.Value
 	gormSteps(v, func(step knowledge.Site) bool {
 		if step.Row.Func.Name == "Model" {
-			model = knowledge.Unwrap(step.RoleArg(knowledge.Model))
+			model = ssaval.Unwrap(step.RoleArg(knowledge.Model))
 			return false
 		}
 		return true
@@ -148,7 +149,7 @@ func gormWhere(v ssa.Value) bool {
 // returned, a Begin) without visit returning false.
 func gormSteps(v ssa.Value, visit func(step knowledge.Site) bool) bool {
 	for i := 0; i < ops.MaxTrace && v != nil; i++ {
-		call, ok := knowledge.Unwrap(v).(*ssa.Call)
+		call, ok := ssaval.Unwrap(v).(*ssa.Call)
 		if !ok {
 			return true
 		}
@@ -171,7 +172,7 @@ func gormRawRead(call *ssa.Call, site knowledge.Site) *ops.ColumnRead {
 	if api == nil || site.Row.Func.Recv != "DB" || site.Row.Func.Name != "Scan" {
 		return nil
 	}
-	raw, ok := knowledge.Unwrap(site.Receiver()).(*ssa.Call)
+	raw, ok := ssaval.Unwrap(site.Receiver()).(*ssa.Call)
 	if !ok {
 		return nil
 	}
@@ -187,7 +188,7 @@ func gormRawRead(call *ssa.Call, site knowledge.Site) *ops.ColumnRead {
 	if rc.Expr.Kind != sqltext.ExprColumn || len(rc.Expr.Columns) != 1 || rc.Name == "*" {
 		return nil
 	}
-	dest := knowledge.Unwrap(site.RoleArg(knowledge.Dest))
+	dest := ssaval.Unwrap(site.RoleArg(knowledge.Dest))
 	if _, ok := dest.(*ssa.Alloc); !ok {
 		return nil
 	}
@@ -207,6 +208,6 @@ func isModelPtr(v ssa.Value) bool {
 	if v == nil {
 		return false
 	}
-	_, ok := knowledge.Unwrap(v).Type().Underlying().(*types.Pointer)
-	return ok && ops.ModelType(knowledge.Unwrap(v)) != nil
+	_, ok := ssaval.Unwrap(v).Type().Underlying().(*types.Pointer)
+	return ok && ops.ModelType(ssaval.Unwrap(v)) != nil
 }

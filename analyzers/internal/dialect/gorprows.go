@@ -8,6 +8,7 @@ import (
 
 	"github.com/idemlint/idemlint/analyzers/internal/knowledge"
 	"github.com/idemlint/idemlint/analyzers/internal/ops"
+	"github.com/idemlint/idemlint/analyzers/internal/ssaval"
 )
 
 // gorp's SQL calls (SelectOne, SelectInt, Exec...) are the ops core's:
@@ -28,7 +29,7 @@ func gorpModel(site knowledge.Site) (ssa.Value, *gorpTable, *ssa.Function) {
 	if !ok || len(list) != 1 || list[0] == nil {
 		return nil, nil, nil
 	}
-	model := knowledge.Unwrap(list[0])
+	model := ssaval.Unwrap(list[0])
 	fn := model.Parent()
 	if _, isPtr := model.Type().Underlying().(*types.Pointer); !isPtr || fn == nil {
 		return nil, nil, nil // gorp rejects a non-pointer (tableForPointer)
@@ -152,7 +153,7 @@ func gorpWrites(fn *ssa.Function, call *ssa.Call, site knowledge.Site) []*ops.Co
 	}
 	var out []*ops.ColumnWrite
 	for _, st := range ops.FieldStores(fn, model) {
-		f := ops.FieldOf(st.Addr.(*ssa.FieldAddr))
+		f := ssaval.FieldOf(st.Addr.(*ssa.FieldAddr))
 		if f == nil || tab.auto[f.Name()] || f.Name() == tab.version {
 			continue
 		}
@@ -187,7 +188,7 @@ func gorpRowKeys(fn *ssa.Function, addr ssa.Value, tab *gorpTable) []ops.KeyValu
 			if !ok || site.Row == nil || site.Row.Func.Pkg != gorpPkg || site.Row.Func.Name != "SelectOne" {
 				continue
 			}
-			if dest := site.RoleArg(knowledge.Dest); dest == nil || !ops.SameAddr(knowledge.Unwrap(dest), addr) {
+			if dest := site.RoleArg(knowledge.Dest); dest == nil || !ops.SameAddr(ssaval.Unwrap(dest), addr) {
 				continue
 			}
 			stmt, _ := ops.StatementOf(site)
@@ -271,7 +272,7 @@ func zeroVersion(model ssa.Value, field string) bool {
 	for _, ref := range *alloc.Referrers() {
 		switch r := ref.(type) {
 		case *ssa.FieldAddr:
-			if f := ops.FieldOf(r); f != nil && f.Name() == field {
+			if f := ssaval.FieldOf(r); f != nil && f.Name() == field {
 				return false
 			}
 		case *ssa.DebugRef:

@@ -10,6 +10,7 @@ import (
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/idemlint/idemlint/analyzers/internal/knowledge"
+	"github.com/idemlint/idemlint/analyzers/internal/ssaval"
 )
 
 const gorpPkg = "github.com/go-gorp/gorp/v3"
@@ -177,7 +178,7 @@ func registrations(pkg *ssa.Package) map[*types.TypeName]*gorpTable {
 				obj := named.Obj()
 				name := obj.Name()
 				if nameArg >= 0 {
-					n, ok := knowledge.ConstString(site.Arg(nameArg))
+					n, ok := ssaval.ConstString(site.Arg(nameArg))
 					if !ok {
 						bad[obj] = true
 						continue
@@ -212,7 +213,7 @@ func registeredType(v ssa.Value) (*types.Named, *types.Struct) {
 	if v == nil {
 		return nil, nil
 	}
-	t := knowledge.Unwrap(v).Type()
+	t := ssaval.Unwrap(v).Type()
 	if p, ok := t.Underlying().(*types.Pointer); ok {
 		t = p.Elem()
 	}
@@ -270,14 +271,14 @@ func (t *gorpTable) step(call *ssa.Call, site knowledge.Site, depth int) bool {
 		return t.follow(call, depth+1)
 	case "SetVersionCol":
 		// SetVersionCol(field) takes a field or a column name (colMapOrNil).
-		f, ok := knowledge.ConstString(site.Arg(0))
+		f, ok := ssaval.ConstString(site.Arg(0))
 		if !ok {
 			return false
 		}
 		t.version = t.fieldOf(f)
 		return true
 	case "ColMap":
-		f, ok := knowledge.ConstString(site.Arg(0))
+		f, ok := ssaval.ConstString(site.Arg(0))
 		if !ok {
 			return false
 		}
@@ -305,7 +306,7 @@ func (t *gorpTable) columnSteps(v ssa.Value, field string) bool {
 		}
 		switch site.Func.Name {
 		case "Rename":
-			col, ok := knowledge.ConstString(site.Arg(0))
+			col, ok := ssaval.ConstString(site.Arg(0))
 			if !ok {
 				return false
 			}
@@ -406,7 +407,7 @@ func constStrings(site knowledge.Site, i int) ([]string, bool) {
 	}
 	var out []string
 	for _, v := range vals {
-		s, ok := knowledge.ConstString(v)
+		s, ok := ssaval.ConstString(v)
 		if !ok {
 			return nil, false
 		}

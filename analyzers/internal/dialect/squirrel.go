@@ -13,6 +13,7 @@ import (
 
 	"github.com/idemlint/idemlint/analyzers/internal/knowledge"
 	"github.com/idemlint/idemlint/analyzers/internal/ops"
+	"github.com/idemlint/idemlint/analyzers/internal/ssaval"
 )
 
 // squirrelPkg is Masterminds/squirrel, a query builder: its ToSql gives
@@ -83,7 +84,7 @@ func squirrelSQL(sqlArg, binds ssa.Value) (string, []ssa.Value, bool) {
 	var steps []*ssa.Call
 	v := builder
 	for i := 0; ; i++ {
-		c, ok := knowledge.Unwrap(v).(*ssa.Call)
+		c, ok := ssaval.Unwrap(v).(*ssa.Call)
 		if !ok || i == ops.MaxTrace || sqName(c) == "" {
 			return "", nil, false
 		}
@@ -121,7 +122,7 @@ func isSqBuilder(t types.Type) bool {
 func squirrelRunner(builder ssa.Value) ssa.Value {
 	v := builder
 	for i := 0; i < ops.MaxTrace; i++ {
-		c, ok := knowledge.Unwrap(v).(*ssa.Call)
+		c, ok := ssaval.Unwrap(v).(*ssa.Call)
 		if !ok || sqName(c) == "" || c.Common().StaticCallee().Signature.Recv() == nil {
 			return nil
 		}
@@ -180,7 +181,7 @@ func (st *sqStatement) apply(call *ssa.Call) bool {
 			st.columns = cols
 			return ok
 		}
-		t, ok := knowledge.ConstString(args[0])
+		t, ok := ssaval.ConstString(args[0])
 		st.table = t
 		return ok
 	}
@@ -192,7 +193,7 @@ func (st *sqStatement) apply(call *ssa.Call) bool {
 		st.columns = append(st.columns, cols...)
 		return ok
 	case "From", "Into", "Table":
-		t, ok := knowledge.ConstString(args[0])
+		t, ok := ssaval.ConstString(args[0])
 		st.table = t
 		return ok
 	case "Values":
@@ -205,7 +206,7 @@ func (st *sqStatement) apply(call *ssa.Call) bool {
 		}
 		return true
 	case "Set":
-		col, ok := knowledge.ConstString(args[0])
+		col, ok := ssaval.ConstString(args[0])
 		if !ok {
 			return false
 		}
@@ -220,7 +221,7 @@ func (st *sqStatement) apply(call *ssa.Call) bool {
 		st.where = append(st.where, f)
 		return ok
 	case "Suffix":
-		text, ok := knowledge.ConstString(args[0])
+		text, ok := ssaval.ConstString(args[0])
 		if !ok {
 			return false
 		}
@@ -239,7 +240,7 @@ func sqStrings(site knowledge.Site, i int) ([]string, bool) {
 	}
 	var out []string
 	for _, v := range vals {
-		s, ok := knowledge.ConstString(v)
+		s, ok := ssaval.ConstString(v)
 		if !ok {
 			return nil, false
 		}
@@ -251,7 +252,7 @@ func sqStrings(site knowledge.Site, i int) ([]string, bool) {
 // sqPredicate reads a Where predicate: SQL text with ? placeholders and
 // its args (the variadic parameter i), or an Eq of constant column names.
 func sqPredicate(site knowledge.Site, pred ssa.Value, i int) (sqFragment, bool) {
-	if text, ok := knowledge.ConstString(pred); ok {
+	if text, ok := ssaval.ConstString(pred); ok {
 		vals, ok := site.Variadic(i)
 		return sqFragment{text, vals}, ok
 	}
@@ -304,7 +305,7 @@ func sqExpr(v ssa.Value) (sqFragment, bool) {
 		return sqFragment{}, false
 	}
 	site, _ := knowledge.Resolve(call.Common())
-	text, ok := knowledge.ConstString(call.Common().Args[0])
+	text, ok := ssaval.ConstString(call.Common().Args[0])
 	if !ok {
 		return sqFragment{}, false
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/idemlint/idemlint/analyzers/internal/knowledge"
 	"github.com/idemlint/idemlint/analyzers/internal/ops"
+	"github.com/idemlint/idemlint/analyzers/internal/ssaval"
 )
 
 // xormDialect is xorm.io/xorm's Engine and Session. xorm has no ON
@@ -73,7 +74,7 @@ func xormSQL(sqlArg, binds ssa.Value) (string, []ssa.Value, bool) {
 	if !ok || len(vals) == 0 {
 		return "", nil, false
 	}
-	text, ok := knowledge.ConstString(vals[0])
+	text, ok := ssaval.ConstString(vals[0])
 	if !ok {
 		return "", nil, false
 	}

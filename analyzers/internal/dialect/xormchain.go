@@ -8,6 +8,7 @@ import (
 
 	"github.com/idemlint/idemlint/analyzers/internal/knowledge"
 	"github.com/idemlint/idemlint/analyzers/internal/ops"
+	"github.com/idemlint/idemlint/analyzers/internal/ssaval"
 )
 
 const (
@@ -55,7 +56,7 @@ func xormChainOf(site knowledge.Site) (*xormChain, bool) {
 		if i >= ops.MaxTrace {
 			return nil, false
 		}
-		call, ok := knowledge.Unwrap(v).(*ssa.Call)
+		call, ok := ssaval.Unwrap(v).(*ssa.Call)
 		if !ok {
 			break
 		}
@@ -77,7 +78,7 @@ func (c *xormChain) step(step knowledge.Site) {
 	switch step.Row.Func.Name {
 	case "Where", "And":
 		cond := step.RoleArg(knowledge.Cond)
-		if text, ok := knowledge.ConstString(cond); ok {
+		if text, ok := ssaval.ConstString(cond); ok {
 			binds, ok := step.Variadic(1)
 			if !ok {
 				c.unknown = true
@@ -89,10 +90,10 @@ func (c *xormChain) step(step knowledge.Site) {
 			c.unknown = true
 		}
 	case "ID":
-		c.id = knowledge.Unwrap(step.RoleArg(knowledge.Value))
+		c.id = ssaval.Unwrap(step.RoleArg(knowledge.Value))
 	case "Table":
 		arg := step.RoleArg(knowledge.Model)
-		if name, ok := knowledge.ConstString(arg); ok {
+		if name, ok := ssaval.ConstString(arg); ok {
 			c.table = name
 		} else if t := ops.ModelType(arg); t != nil {
 			c.tableType = t
@@ -106,7 +107,7 @@ func (c *xormChain) step(step knowledge.Site) {
 		}
 		c.cols = append(c.cols, cols...)
 	case "Incr", "Decr", "SetExpr":
-		col, ok := knowledge.ConstString(step.RoleArg(knowledge.Column))
+		col, ok := ssaval.ConstString(step.RoleArg(knowledge.Column))
 		if !ok {
 			c.unknown = true
 			return
@@ -116,7 +117,7 @@ func (c *xormChain) step(step knowledge.Site) {
 			return
 		}
 		c.exprs = append(c.exprs, col)
-		if text, ok := knowledge.ConstString(step.RoleArg(knowledge.SQL)); ok {
+		if text, ok := ssaval.ConstString(step.RoleArg(knowledge.SQL)); ok {
 			c.exprText[col] = text
 		}
 	case "NoVersionCheck":
@@ -134,7 +135,7 @@ func (c *xormChain) step(step knowledge.Site) {
 // builderEq returns the columns and values of a builder.Eq{"col": v}
 // literal (a map of constant keys), or false.
 func builderEq(v ssa.Value) ([]ops.KeyValue, bool) {
-	mm, ok := knowledge.Unwrap(v).(*ssa.MakeMap)
+	mm, ok := ssaval.Unwrap(v).(*ssa.MakeMap)
 	if !ok {
 		return nil, false
 	}
@@ -148,11 +149,11 @@ func builderEq(v ssa.Value) ([]ops.KeyValue, bool) {
 		if !ok {
 			continue
 		}
-		k, ok := knowledge.Unwrap(up.Key).(*ssa.Const)
+		k, ok := ssaval.Unwrap(up.Key).(*ssa.Const)
 		if !ok || k.Value == nil || k.Value.Kind() != constant.String {
 			return nil, false
 		}
-		keys = append(keys, ops.KeyValue{Column: constant.StringVal(k.Value), Value: knowledge.Unwrap(up.Value)})
+		keys = append(keys, ops.KeyValue{Column: constant.StringVal(k.Value), Value: ssaval.Unwrap(up.Value)})
 	}
 	return keys, true
 }
@@ -191,7 +192,7 @@ func (c *xormChain) tableOf(prog *ssa.Program, v ssa.Value) string {
 // columns of b; false when the bean's stores are not visible or a field's
 // column is not known.
 func beanConds(b xormBean, bean ssa.Value, call ssa.Instruction) ([]ops.KeyValue, bool) {
-	v := knowledge.Unwrap(bean)
+	v := ssaval.Unwrap(bean)
 	if load, ok := v.(*ssa.UnOp); ok {
 		v = load.X
 	}
@@ -207,7 +208,7 @@ func beanConds(b xormBean, bean ssa.Value, call ssa.Instruction) ([]ops.KeyValue
 			if !ops.Reaches(st, call, nil) || ops.Reaches(call, st, nil) {
 				continue
 			}
-			f := ops.FieldOf(st.Addr.(*ssa.FieldAddr))
+			f := ssaval.FieldOf(st.Addr.(*ssa.FieldAddr))
 			if f == nil {
 				continue
 			}

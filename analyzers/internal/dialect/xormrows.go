@@ -7,6 +7,7 @@ import (
 
 	"github.com/idemlint/idemlint/analyzers/internal/knowledge"
 	"github.com/idemlint/idemlint/analyzers/internal/ops"
+	"github.com/idemlint/idemlint/analyzers/internal/ssaval"
 )
 
 // xormRow classifies an xorm finisher: Get, GetOrError, Exist or Count
@@ -54,7 +55,7 @@ func xormRow(site knowledge.Site) *ops.RowOp {
 	}
 	op.Table, op.Handle = b.table, c.handle
 	if op.Kind == ops.Insert {
-		if _, isSlice := knowledge.Unwrap(bean).Type().Underlying().(*types.Slice); isSlice {
+		if _, isSlice := ssaval.Unwrap(bean).Type().Underlying().(*types.Slice); isSlice {
 			return nil // a multi-row insert
 		}
 		for _, k := range ops.StructKeys(bean) {
@@ -119,7 +120,7 @@ func xormRead(call *ssa.Call, site knowledge.Site) *ops.ColumnRead {
 	if !ok || bean == nil {
 		return nil
 	}
-	addr := knowledge.Unwrap(bean)
+	addr := ssaval.Unwrap(bean)
 	if _, isPtr := addr.Type().Underlying().(*types.Pointer); !isPtr {
 		return nil
 	}

@@ -62,7 +62,7 @@ func xormReadModel(obj *types.TypeName, tableNames schema.TableNameLookup) *sche
 			case upper == "UNIQUE":
 				keys.alone = append(keys.alone, f.column)
 			case strings.HasPrefix(upper, "UNIQUE(") && strings.HasSuffix(word, ")"):
-				keys.group(word[len("UNIQUE(") : len(word)-1], f.column)
+				keys.group(word[len("UNIQUE("):len(word)-1], f.column)
 			}
 		}
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/idemlint/idemlint/analyzers/internal/knowledge"
 	"github.com/idemlint/idemlint/analyzers/internal/ops"
 	"github.com/idemlint/idemlint/analyzers/internal/sqltext"
+	"github.com/idemlint/idemlint/analyzers/internal/ssaval"
 )
 
 // The Method an xorm update is recorded with says how it meets the
@@ -35,7 +36,7 @@ func xormUpdate(call ssa.CallInstruction, site knowledge.Site) *ops.Update {
 	if !ok {
 		return nil
 	}
-	bean := knowledge.Unwrap(site.RoleArg(knowledge.Model))
+	bean := ssaval.Unwrap(site.RoleArg(knowledge.Model))
 	u := &ops.Update{Lib: "xorm", Method: xormUpdateStruct, Handle: c.handle, Count: ops.CountUseOf(call), WhereUnknown: c.unknown}
 	mm, isMap := bean.(*ssa.MakeMap)
 	b, ok := c.beanOf(call.Parent().Prog, bean)
@@ -138,7 +139,7 @@ func mapKeys(mm *ssa.MakeMap) []string {
 	var out []string
 	for _, ref := range *mm.Referrers() {
 		if up, ok := ref.(*ssa.MapUpdate); ok {
-			if k, ok := knowledge.Unwrap(up.Key).(*ssa.Const); ok && k.Value != nil && k.Value.Kind() == constant.String {
+			if k, ok := ssaval.Unwrap(up.Key).(*ssa.Const); ok && k.Value != nil && k.Value.Kind() == constant.String {
 				out = append(out, constant.StringVal(k.Value))
 			} else {
 				out = append(out, "*")
@@ -158,7 +159,7 @@ func xormWrites(fn *ssa.Function, call *ssa.Call, site knowledge.Site) []*ops.Co
 	if site.Row.Func.Pkg != xormPkg || site.Row.Func.Name != "Update" {
 		return nil
 	}
-	addr := knowledge.Unwrap(site.RoleArg(knowledge.Model))
+	addr := ssaval.Unwrap(site.RoleArg(knowledge.Model))
 	c, ok := xormChainOf(site)
 	if !ok || c.unknown || c.tableType != nil {
 		return nil
@@ -180,7 +181,7 @@ func xormWrites(fn *ssa.Function, call *ssa.Call, site knowledge.Site) []*ops.Co
 	base.Guarded = base.Guarded || (versioned && !c.noVersion)
 	var out []*ops.ColumnWrite
 	for _, st := range ops.FieldStores(fn, addr) {
-		f := ops.FieldOf(st.Addr.(*ssa.FieldAddr))
+		f := ssaval.FieldOf(st.Addr.(*ssa.FieldAddr))
 		if f == nil {
 			continue
 		}
@@ -206,7 +207,7 @@ func xormWholeModel(site knowledge.Site) (ssa.Value, bool) {
 	if !ok || c.unknown || len(c.cols) > 0 || len(c.incr) > 0 || len(c.exprs) > 0 {
 		return nil, false
 	}
-	bean := knowledge.Unwrap(site.RoleArg(knowledge.Model))
+	bean := ssaval.Unwrap(site.RoleArg(knowledge.Model))
 	return bean, ops.ModelType(bean) != nil && isModelPtr(bean)
 }
 

@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"golang.org/x/tools/go/ssa"
+
+	"github.com/idemlint/idemlint/analyzers/internal/ssaval"
 )
 
 // Shape is how a call reaches its callee in SSA. The tables do not depend
@@ -175,39 +177,9 @@ func (s Site) Variadic(i int) (values []ssa.Value, ok bool) {
 		}
 		for _, use := range *addr.Referrers() {
 			if store, isStore := use.(*ssa.Store); isStore && store.Addr == addr {
-				values[n] = Unwrap(store.Val)
+				values[n] = ssaval.Unwrap(store.Val)
 			}
 		}
 	}
 	return values, true
-}
-
-// Unwrap strips conversions that do not change a value: interface
-// boxing, named-type changes and string conversions of constants.
-func Unwrap(v ssa.Value) ssa.Value {
-	for {
-		switch x := v.(type) {
-		case *ssa.MakeInterface:
-			v = x.X
-		case *ssa.ChangeType:
-			v = x.X
-		case *ssa.Convert:
-			if _, isConst := x.X.(*ssa.Const); !isConst {
-				return v
-			}
-			v = x.X
-		default:
-			return v
-		}
-	}
-}
-
-// ConstString returns the string constant v holds, looking through
-// conversions. go/types has already folded constant concatenations.
-func ConstString(v ssa.Value) (string, bool) {
-	c, ok := Unwrap(v).(*ssa.Const)
-	if !ok || c.Value == nil || c.Value.Kind() != constant.String {
-		return "", false
-	}
-	return constant.StringVal(c.Value), true
 }

@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"golang.org/x/tools/go/ssa"
+
+	"github.com/idemlint/idemlint/analyzers/internal/ssaval"
 )
 
 // sqlc (github.com/sqlc-dev/sqlc v1.31.1) generates Go into the user's
@@ -364,7 +366,7 @@ func headerSQL(v ssa.Value, seen map[ssa.Value]bool) (sql string, dynamic, ok bo
 	if v == nil {
 		return "", false, false
 	}
-	if s, isConst := ConstString(v); isConst {
+	if s, isConst := ssaval.ConstString(v); isConst {
 		_, _, ok := ParseSQLCHeader(s)
 		return s, false, ok
 	}
@@ -450,7 +452,7 @@ func sliceElems(v ssa.Value) ([]ssa.Value, bool) {
 // or a field of an element of a slice parameter.
 func traceBind(fn *ssa.Function, v ssa.Value) SQLCBind {
 	bind := SQLCBind{Param: -1}
-	v = Unwrap(v)
+	v = ssaval.Unwrap(v)
 	switch x := v.(type) {
 	case *ssa.Field:
 		bind.Field = fieldName(x.X.Type(), x.Field)

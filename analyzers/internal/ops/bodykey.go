@@ -8,6 +8,7 @@ import (
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/idemlint/idemlint/analyzers/internal/knowledge"
+	"github.com/idemlint/idemlint/analyzers/internal/ssaval"
 )
 
 // This file finds idempotency keys carried in a request's JSON body (a
@@ -32,7 +33,7 @@ func bodyKey(e *extractor, call *ssa.Call) (keySrc, bool) {
 			if !ok || up.Map != mk {
 				continue
 			}
-			if name, ok := knowledge.ConstString(up.Key); ok && knowledge.BodyKeyFields[name] != "" {
+			if name, ok := ssaval.ConstString(up.Key); ok && knowledge.BodyKeyFields[name] != "" {
 				src := keyValue(e, up.Value)
 				src.pos = up.Pos()
 				return src, true
@@ -72,21 +73,21 @@ func bodyKey(e *extractor, call *ssa.Call) (keySrc, bool) {
 // bytes.NewReader(b), bytes.NewBuffer(b) or strings.NewReader(string(b))
 // of b from json.Marshal(v). Nil otherwise.
 func marshalled(body ssa.Value) ssa.Value {
-	v := knowledge.Unwrap(body)
+	v := ssaval.Unwrap(body)
 	for i := 0; i < 4 && v != nil; i++ {
 		switch x := v.(type) {
 		case *ssa.Convert:
-			v = knowledge.Unwrap(x.X)
+			v = ssaval.Unwrap(x.X)
 			continue
 		case *ssa.Extract:
 			call, ok := x.Tuple.(*ssa.Call)
 			if !ok || x.Index != 0 || !isFunc(call, "encoding/json", "Marshal") || len(call.Call.Args) != 1 {
 				return nil
 			}
-			return knowledge.Unwrap(call.Call.Args[0])
+			return ssaval.Unwrap(call.Call.Args[0])
 		case *ssa.Call:
 			if (isFunc(x, "bytes", "NewReader") || isFunc(x, "bytes", "NewBuffer") || isFunc(x, "strings", "NewReader")) && len(x.Call.Args) == 1 {
-				v = knowledge.Unwrap(x.Call.Args[0])
+				v = ssaval.Unwrap(x.Call.Args[0])
 				continue
 			}
 		}
@@ -97,5 +98,5 @@ func marshalled(body ssa.Value) ssa.Value {
 
 func isFunc(call *ssa.Call, pkg, name string) bool {
 	f := call.Call.StaticCallee()
-	return f != nil && funcPkgPath(f) == pkg && f.Name() == name && f.Signature.Recv() == nil
+	return f != nil && ssaval.PkgPath(f) == pkg && f.Name() == name && f.Signature.Recv() == nil
 }

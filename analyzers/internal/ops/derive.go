@@ -6,6 +6,7 @@ import (
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/idemlint/idemlint/analyzers/internal/knowledge"
+	"github.com/idemlint/idemlint/analyzers/internal/ssaval"
 )
 
 // maxDerive bounds the values DerivedFrom visits.
@@ -113,7 +114,7 @@ func storedInto(addr ssa.Value) []ssa.Value {
 // SameAddr reports whether a and b are the same address: one local, or
 // the same field path from one.
 func SameAddr(a, b ssa.Value) bool {
-	a, b = knowledge.Unwrap(a), knowledge.Unwrap(b)
+	a, b = ssaval.Unwrap(a), ssaval.Unwrap(b)
 	if a == b {
 		return true
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/idemlint/idemlint/analyzers/internal/knowledge"
 	"github.com/idemlint/idemlint/analyzers/internal/origin"
 	"github.com/idemlint/idemlint/analyzers/internal/sqltext"
+	"github.com/idemlint/idemlint/analyzers/internal/ssaval"
 )
 
 // An extractor turns SSA functions into operations. The same code serves
@@ -186,7 +187,7 @@ func (e *extractor) library(caller *ssa.Function, call ssa.CallInstruction, site
 // the Prepare call its receiver comes from.
 func StatementOf(site knowledge.Site) (*sqltext.Statement, ssa.Value) {
 	if sqlArg := site.RoleArg(knowledge.SQL); sqlArg != nil {
-		text, ok := knowledge.ConstString(sqlArg)
+		text, ok := ssaval.ConstString(sqlArg)
 		if !ok {
 			// The text only: the call may bind its own values.
 			if text, _, ok = builtSQL(sqlArg, nil); !ok {
@@ -244,7 +245,7 @@ func Binder(site knowledge.Site) (bind func(sqltext.Placeholder) ssa.Value, ok b
 			if sqlArg == nil {
 				return nil, false
 			}
-			if _, isConst := knowledge.ConstString(sqlArg); isConst {
+			if _, isConst := ssaval.ConstString(sqlArg); isConst {
 				return nil, false
 			}
 			if _, vals, ok = builtSQL(sqlArg, site.Arg(i)); !ok {
@@ -256,7 +257,7 @@ func Binder(site knowledge.Site) (bind func(sqltext.Placeholder) ssa.Value, ok b
 		// A call whose SQL argument carries its binds too (xorm's
 		// Exec(sqlOrArgs...)): the values the library's BuildSQL read
 		// with the text.
-		if _, isConst := knowledge.ConstString(sqlArg); !isConst {
+		if _, isConst := ssaval.ConstString(sqlArg); !isConst {
 			if _, vals, ok := builtSQL(sqlArg, nil); ok {
 				binds = vals
 			}
@@ -308,7 +309,7 @@ func lockOf(stmt *sqltext.Statement) (string, bool) {
 func chainLock(site knowledge.Site) (string, bool) {
 	v := site.Receiver()
 	for i := 0; i < MaxTrace && v != nil; i++ {
-		call, ok := knowledge.Unwrap(v).(*ssa.Call)
+		call, ok := ssaval.Unwrap(v).(*ssa.Call)
 		if !ok {
 			return "", false
 		}
@@ -320,7 +321,7 @@ func chainLock(site knowledge.Site) (string, bool) {
 		case knowledge.Raw:
 			// GORM Raw("SELECT ... FOR UPDATE").Scan(&v): the SQL is a
 			// step, the finder runs it.
-			if text, ok := knowledge.ConstString(step.RoleArg(knowledge.SQL)); ok {
+			if text, ok := ssaval.ConstString(step.RoleArg(knowledge.SQL)); ok {
 				if desc, ok := lockOf(sqltext.Parse(text)); ok {
 					return fmt.Sprintf("%s (%s, then %s)", desc, CalleeName(step), CalleeName(site)), true
 				}
@@ -328,12 +329,12 @@ func chainLock(site knowledge.Site) (string, bool) {
 			return "", false
 		case knowledge.LockStep:
 			lock := "a row lock"
-			text, isConst := knowledge.ConstString(step.RoleArg(knowledge.SQL))
+			text, isConst := ssaval.ConstString(step.RoleArg(knowledge.SQL))
 			rl, parsed := sqltext.ParseRowLock(text)
 			if s := step.Row.Setting; s != "" {
 				// A setting step locks only when it names that setting
 				// and its value is a locking clause.
-				if key, _ := knowledge.ConstString(step.RoleArg(knowledge.Key)); key != s || !isConst || !parsed {
+				if key, _ := ssaval.ConstString(step.RoleArg(knowledge.Key)); key != s || !isConst || !parsed {
 					break
 				}
 			}
@@ -384,7 +385,7 @@ func RequestMethod(site knowledge.Site) string {
 	if site.Row.Method != "" {
 		return site.Row.Method
 	}
-	if m, ok := knowledge.ConstString(site.RoleArg(knowledge.HTTPMethod)); ok {
+	if m, ok := ssaval.ConstString(site.RoleArg(knowledge.HTTPMethod)); ok {
 		return strings.ToUpper(m)
 	}
 	req := site.RoleArg(knowledge.Req)
@@ -399,7 +400,7 @@ func RequestMethod(site knowledge.Site) string {
 	if !ok || bsite.Row == nil || bsite.Row.Kind != knowledge.NewRequest {
 		return ""
 	}
-	if m, ok := knowledge.ConstString(bsite.RoleArg(knowledge.HTTPMethod)); ok {
+	if m, ok := ssaval.ConstString(bsite.RoleArg(knowledge.HTTPMethod)); ok {
 		return strings.ToUpper(m)
 	}
 	return ""
@@ -422,7 +423,7 @@ func CalleeName(site knowledge.Site) string {
 // callbackFunc returns the function a func-valued argument denotes: a
 // closure or a named function.
 func callbackFunc(v ssa.Value) (*ssa.Function, bool) {
-	switch x := knowledge.Unwrap(v).(type) {
+	switch x := ssaval.Unwrap(v).(type) {
 	case *ssa.MakeClosure:
 		fn, ok := x.Fn.(*ssa.Function)
 		return fn, ok

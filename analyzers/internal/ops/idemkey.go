@@ -9,6 +9,7 @@ import (
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/idemlint/idemlint/analyzers/internal/knowledge"
+	"github.com/idemlint/idemlint/analyzers/internal/ssaval"
 )
 
 // This file finds the idempotency keys set on requests (headers, stripe
@@ -48,7 +49,7 @@ func (e *extractor) keyEvents(fn *ssa.Function) []keyEvent {
 			switch x := instr.(type) {
 			case *ssa.MapUpdate:
 				owners := e.headerOwners(x.Map)
-				if name, ok := knowledge.ConstString(x.Key); ok {
+				if name, ok := ssaval.ConstString(x.Key); ok {
 					if rx.headers[textproto.CanonicalMIMEHeaderKey(name)] {
 						add(owners, x.Value, false, x.Pos())
 					}
@@ -60,7 +61,7 @@ func (e *extractor) keyEvents(fn *ssa.Function) []keyEvent {
 				if !ok {
 					continue
 				}
-				if f := FieldOf(fa); f != nil {
+				if f := ssaval.FieldOf(fa); f != nil {
 					ptr, _ := fa.X.Type().Underlying().(*types.Pointer)
 					if knowledge.IdemKeyField(knowledge.TypeOf(ptr.Elem())) == f.Name() {
 						add([]ssa.Value{e.requestRoot(fa.X)}, x.Val, false, x.Pos())
@@ -105,7 +106,7 @@ func (e *extractor) callKeyEvents(fn *ssa.Function, call ssa.CallInstruction) []
 				owners = []ssa.Value{e.requestRoot(recv)}
 			}
 			if name := site.RoleArg(knowledge.HeaderName); name != nil {
-				if n, ok := knowledge.ConstString(name); !ok {
+				if n, ok := ssaval.ConstString(name); !ok {
 					event(owners, nil, true)
 				} else if rx.headers[textproto.CanonicalMIMEHeaderKey(n)] {
 					event(owners, site.RoleArg(knowledge.HeaderValue), false)
@@ -156,7 +157,7 @@ func (e *extractor) callKeyEvents(fn *ssa.Function, call ssa.CallInstruction) []
 				}
 			}
 		}
-		if len(callee.Blocks) > 0 || e.covered(funcPkgPath(callee)) || (callee.Object() != nil && e.imported != nil) {
+		if len(callee.Blocks) > 0 || e.covered(ssaval.PkgPath(callee)) || (callee.Object() != nil && e.imported != nil) {
 			// A body we summarised, a library call (no library sets an
 			// idempotency key on a request it is given), or a function of
 			// another package whose fact says what it does.
@@ -189,29 +190,6 @@ func callOperands(common *ssa.CallCommon) []ssa.Value {
 	return common.Args
 }
 
-// funcPkgPath returns the path of the package declaring fn, or "".
-func funcPkgPath(fn *ssa.Function) string {
-	if p := funcPkg(fn); p != nil {
-		return p.Path()
-	}
-	return ""
-}
-
-// funcPkg returns the package declaring fn, or nil (a wrapper, a
-// function of no package). It reads the types object, not fn.Pkg: SSA
-// creates the methods of packages it was not asked to create on demand,
-// without a Package (buildSSA creates only the imports the package
-// names functions or variables of).
-func funcPkg(fn *ssa.Function) *types.Package {
-	if obj, ok := fn.Object().(*types.Func); ok && obj.Pkg() != nil {
-		return obj.Pkg()
-	}
-	if fn.Pkg != nil {
-		return fn.Pkg.Pkg
-	}
-	return nil
-}
-
 // isRequestish reports whether a value of type t may carry an idempotency
 // key: a request of net/http, retryablehttp or resty, a header map, or
 // stripe-go params.
@@ -231,7 +209,7 @@ func isHeader(t types.Type) bool {
 // headerOwners returns the roots of the requests whose header map h is:
 // req.Header, or a map stored in a request's Header field.
 func (e *extractor) headerOwners(h ssa.Value) []ssa.Value {
-	h = knowledge.Unwrap(h)
+	h = ssaval.Unwrap(h)
 	if load, ok := h.(*ssa.UnOp); ok && load.Op == token.MUL {
 		if fa, ok := load.X.(*ssa.FieldAddr); ok && selects(fa, knowledge.HTTPRequest, "Header") {
 			return []ssa.Value{e.requestRoot(fa.X)}
@@ -255,7 +233,7 @@ func (e *extractor) headerOwners(h ssa.Value) []ssa.Value {
 // known is false when the map is not such a literal or has a key that is
 // not constant.
 func mapEntry(m ssa.Value, headers map[string]bool) (value ssa.Value, found, known bool) {
-	mk, ok := knowledge.Unwrap(m).(*ssa.MakeMap)
+	mk, ok := ssaval.Unwrap(m).(*ssa.MakeMap)
 	if !ok {
 		return nil, false, false
 	}
@@ -264,7 +242,7 @@ func mapEntry(m ssa.Value, headers map[string]bool) (value ssa.Value, found, kno
 		if !ok || up.Map != mk {
 			continue
 		}
-		name, ok := knowledge.ConstString(up.Key)
+		name, ok := ssaval.ConstString(up.Key)
 		if !ok {
 			return nil, false, false
 		}

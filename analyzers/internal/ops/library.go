@@ -7,6 +7,7 @@ import (
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/idemlint/idemlint/analyzers/internal/knowledge"
+	"github.com/idemlint/idemlint/analyzers/internal/ssaval"
 )
 
 // A Library is how the calls of one database library become operations:
@@ -147,7 +148,7 @@ func builderOf(sqlArg, binds ssa.Value) *Library {
 // builder's API, or plain SQL.
 func sqlLib(site knowledge.Site) string {
 	if sqlArg := site.RoleArg(knowledge.SQL); sqlArg != nil {
-		if _, isConst := knowledge.ConstString(sqlArg); !isConst {
+		if _, isConst := ssaval.ConstString(sqlArg); !isConst {
 			if l := builderOf(sqlArg, nil); l != nil {
 				return l.Name
 			}

@@ -6,8 +6,8 @@ import (
 
 	"golang.org/x/tools/go/ssa"
 
-	"github.com/idemlint/idemlint/analyzers/internal/knowledge"
 	"github.com/idemlint/idemlint/analyzers/internal/sqltext"
+	"github.com/idemlint/idemlint/analyzers/internal/ssaval"
 )
 
 // FragmentKeys adds the columns a WHERE fragment pins to bound values.
@@ -35,7 +35,7 @@ func ModelType(v ssa.Value) types.Type {
 	if v == nil {
 		return nil
 	}
-	t := knowledge.Unwrap(v).Type()
+	t := ssaval.Unwrap(v).Type()
 	if p, ok := t.Underlying().(*types.Pointer); ok {
 		t = p.Elem()
 	}
@@ -61,7 +61,7 @@ func StructKeys(v ssa.Value) []KeyValue {
 	if v == nil {
 		return nil
 	}
-	v = knowledge.Unwrap(v)
+	v = ssaval.Unwrap(v)
 	if load, ok := v.(*ssa.UnOp); ok {
 		v = load.X
 	}
@@ -76,7 +76,7 @@ func StructKeys(v ssa.Value) []KeyValue {
 			if !ok || fa.X != alloc {
 				continue
 			}
-			f := FieldOf(fa)
+			f := ssaval.FieldOf(fa)
 			if f == nil || f.Embedded() {
 				continue
 			}

@@ -9,6 +9,7 @@ import (
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/idemlint/idemlint/analyzers/internal/knowledge"
+	"github.com/idemlint/idemlint/analyzers/internal/ssaval"
 )
 
 // NotFound returns the blocks that run only when lookup found nothing:
@@ -179,7 +180,7 @@ func notFoundTest(op *RowOp, cond ssa.Value, depth int) (int, bool) {
 		}
 	case *ssa.Call:
 		common := x.Common()
-		if callee := common.StaticCallee(); callee != nil && funcPkgPath(callee) == "errors" && callee.Name() == "Is" && len(common.Args) == 2 {
+		if callee := common.StaticCallee(); callee != nil && ssaval.PkgPath(callee) == "errors" && callee.Name() == "Is" && len(common.Args) == 2 {
 			if sentinelMatches(op, common.Args[1]) && errFrom(common.Args[0], op) {
 				return 0, true
 			}
@@ -275,7 +276,7 @@ func shortCircuitTest(op *RowOp, phi *ssa.Phi, depth int) (int, bool) {
 // found nothing: a not-found sentinel of the tables for a library lookup
 // (or a helper passing the library's error on), the helper's own sentinel.
 func sentinelMatches(op *RowOp, v ssa.Value) bool {
-	load, ok := knowledge.Unwrap(v).(*ssa.UnOp)
+	load, ok := ssaval.Unwrap(v).(*ssa.UnOp)
 	if !ok || load.Op != token.MUL {
 		return false
 	}
@@ -323,7 +324,7 @@ func fromCall(v ssa.Value, call ssa.CallInstruction, depth int) bool {
 	if depth > 8 || v == nil {
 		return false
 	}
-	v = knowledge.Unwrap(v)
+	v = ssaval.Unwrap(v)
 	switch x := v.(type) {
 	case *ssa.ChangeInterface:
 		return fromCall(x.X, call, depth+1)
@@ -334,8 +335,8 @@ func fromCall(v ssa.Value, call ssa.CallInstruction, depth int) bool {
 			return true
 		}
 		// fmt.Errorf("...: %w", err) keeps the error for errors.Is.
-		if callee := x.Common().StaticCallee(); callee != nil && funcPkgPath(callee) == "fmt" && callee.Name() == "Errorf" && len(x.Common().Args) == 2 {
-			if format, ok := knowledge.ConstString(x.Common().Args[0]); ok && strings.Contains(format, "%w") {
+		if callee := x.Common().StaticCallee(); callee != nil && ssaval.PkgPath(callee) == "fmt" && callee.Name() == "Errorf" && len(x.Common().Args) == 2 {
+			if format, ok := ssaval.ConstString(x.Common().Args[0]); ok && strings.Contains(format, "%w") {
 				for _, a := range SliceValues(x.Common().Args[1]) {
 					if fromCall(a, call, depth+1) {
 						return true
@@ -346,14 +347,14 @@ func fromCall(v ssa.Value, call ssa.CallInstruction, depth int) bool {
 		// row.Scan(...) of the row the lookup returned.
 		if site, ok := knowledge.Resolve(x.Common()); ok && site.Row != nil && site.Row.Kind == knowledge.Scan {
 			if recv := site.Receiver(); recv != nil {
-				if c, ok := knowledge.Unwrap(recv).(*ssa.Call); ok && ssa.CallInstruction(c) == call {
+				if c, ok := ssaval.Unwrap(recv).(*ssa.Call); ok && ssa.CallInstruction(c) == call {
 					return true
 				}
 			}
 		}
 	case *ssa.UnOp:
 		if fa, ok := x.X.(*ssa.FieldAddr); ok {
-			if f := FieldOf(fa); f != nil && f.Name() == "Error" {
+			if f := ssaval.FieldOf(fa); f != nil && f.Name() == "Error" {
 				return fromCall(fa.X, call, depth+1)
 			}
 		}
@@ -378,7 +379,7 @@ func fromCall(v ssa.Value, call ssa.CallInstruction, depth int) bool {
 
 // isResult reports whether v is result i of op's call.
 func isResult(v ssa.Value, op *RowOp, i int) bool {
-	v = knowledge.Unwrap(v)
+	v = ssaval.Unwrap(v)
 	if ex, ok := v.(*ssa.Extract); ok {
 		return ex.Index == i && ex.Tuple == op.Instr.Value() && op.Instr.Value() != nil
 	}
@@ -395,7 +396,7 @@ func isResult(v ssa.Value, op *RowOp, i int) bool {
 func isDestOf(op *RowOp, addr ssa.Value) bool {
 	site, ok := knowledge.Resolve(op.Instr.Common())
 	if ok && site.Row != nil {
-		if d := site.RoleArg(knowledge.Dest); d != nil && knowledge.Unwrap(d) == addr {
+		if d := site.RoleArg(knowledge.Dest); d != nil && ssaval.Unwrap(d) == addr {
 			return true
 		}
 	}
@@ -413,7 +414,7 @@ func isDestOf(op *RowOp, addr ssa.Value) bool {
 			continue
 		}
 		for _, a := range call.Common().Args {
-			if knowledge.Unwrap(a) == addr {
+			if ssaval.Unwrap(a) == addr {
 				return true
 			}
 			if s, ok := a.(*ssa.Slice); ok {
@@ -513,7 +514,7 @@ func (e *extractor) lookupResult(fn *ssa.Function, op *RowOp) (nilResult int, se
 }
 
 func globalOf(v ssa.Value) *ssa.Global {
-	load, ok := knowledge.Unwrap(v).(*ssa.UnOp)
+	load, ok := ssaval.Unwrap(v).(*ssa.UnOp)
 	if !ok || load.Op != token.MUL {
 		return nil
 	}
@@ -548,7 +549,7 @@ func errOf(call ssa.CallInstruction) ssa.Value {
 	}
 	for _, ref := range *v.Referrers() {
 		if fa, ok := ref.(*ssa.FieldAddr); ok {
-			if f := FieldOf(fa); f != nil && f.Name() == "Error" {
+			if f := ssaval.FieldOf(fa); f != nil && f.Name() == "Error" {
 				for _, use := range *fa.Referrers() {
 					if load, ok := use.(*ssa.UnOp); ok && load.Op == token.MUL {
 						return load
@@ -578,7 +579,7 @@ func (e *extractor) ChecksUnique(fn *ssa.Function, err ssa.Value) bool {
 			case *ssa.BinOp:
 				if x.Op == token.EQL || x.Op == token.NEQ {
 					for _, v := range []ssa.Value{x.X, x.Y} {
-						if c, ok := knowledge.Unwrap(v).(*ssa.Const); ok && c.Value != nil {
+						if c, ok := ssaval.Unwrap(v).(*ssa.Const); ok && c.Value != nil {
 							s := c.Value.ExactString()
 							if c.Value.Kind() == constant.String {
 								s = constant.StringVal(c.Value)
@@ -595,7 +596,7 @@ func (e *extractor) ChecksUnique(fn *ssa.Function, err ssa.Value) bool {
 			case ssa.CallInstruction:
 				common := x.Common()
 				callee := common.StaticCallee()
-				if callee != nil && funcPkgPath(callee) == "errors" && len(common.Args) == 2 {
+				if callee != nil && ssaval.PkgPath(callee) == "errors" && len(common.Args) == 2 {
 					switch callee.Name() {
 					case "Is":
 						if from(common.Args[0]) {
@@ -609,7 +610,7 @@ func (e *extractor) ChecksUnique(fn *ssa.Function, err ssa.Value) bool {
 						}
 					case "As":
 						if from(common.Args[0]) {
-							if t, ok := knowledge.Unwrap(common.Args[1]).Type().(*types.Pointer); ok {
+							if t, ok := ssaval.Unwrap(common.Args[1]).Type().(*types.Pointer); ok {
 								if row := knowledge.TypeOf(t.Elem()); row != nil && row.Role == knowledge.DBError {
 									asDBError = true
 								}
@@ -618,7 +619,7 @@ func (e *extractor) ChecksUnique(fn *ssa.Function, err ssa.Value) bool {
 					}
 					continue
 				}
-				if callee != nil && funcPkgPath(callee) == "strings" && len(common.Args) == 2 &&
+				if callee != nil && ssaval.PkgPath(callee) == "strings" && len(common.Args) == 2 &&
 					uniqueText(common.Args[0], common.Args[1], from) {
 					// strings.Contains(err.Error(), "duplicate key") and the like.
 					checked = true
@@ -669,7 +670,7 @@ func (e *extractor) ChecksUnique(fn *ssa.Function, err ssa.Value) bool {
 // text: the check a program makes when it has no driver error type to
 // test.
 func uniqueText(text, c ssa.Value, from func(ssa.Value) bool) bool {
-	k, ok := knowledge.Unwrap(c).(*ssa.Const)
+	k, ok := ssaval.Unwrap(c).(*ssa.Const)
 	if !ok || k.Value == nil || k.Value.Kind() != constant.String ||
 		knowledge.MessageMeaning(constant.StringVal(k.Value)) != knowledge.UniqueViolation {
 		return false
@@ -678,7 +679,7 @@ func uniqueText(text, c ssa.Value, from func(ssa.Value) bool) bool {
 }
 
 func isErrText(v ssa.Value, from func(ssa.Value) bool, depth int) bool {
-	call, ok := knowledge.Unwrap(v).(*ssa.Call)
+	call, ok := ssaval.Unwrap(v).(*ssa.Call)
 	if !ok || depth > 2 {
 		return false
 	}
@@ -690,7 +691,7 @@ func isErrText(v ssa.Value, from func(ssa.Value) bool, depth int) bool {
 	if callee == nil || len(common.Args) != 1 {
 		return false
 	}
-	if funcPkgPath(callee) == "strings" {
+	if ssaval.PkgPath(callee) == "strings" {
 		switch callee.Name() {
 		case "ToLower", "ToUpper", "TrimSpace":
 			return isErrText(common.Args[0], from, depth+1)
@@ -706,7 +707,7 @@ func sameErr(v, err ssa.Value, depth int) bool {
 	if depth > 6 || v == nil {
 		return false
 	}
-	v = knowledge.Unwrap(v)
+	v = ssaval.Unwrap(v)
 	if v == err {
 		return true
 	}
@@ -810,15 +811,15 @@ func rowsAffected(op *RowOp, v ssa.Value) bool {
 	if !op.FromLibrary {
 		return false
 	}
-	v = knowledge.Unwrap(v)
+	v = ssaval.Unwrap(v)
 	if ex, ok := v.(*ssa.Extract); ok && ex.Index == 0 {
 		v = ex.Tuple
 	}
 	switch x := v.(type) {
 	case *ssa.UnOp:
 		if fa, ok := x.X.(*ssa.FieldAddr); ok && x.Op == token.MUL {
-			if f := FieldOf(fa); f != nil && f.Name() == "RowsAffected" {
-				c, ok := knowledge.Unwrap(fa.X).(*ssa.Call)
+			if f := ssaval.FieldOf(fa); f != nil && f.Name() == "RowsAffected" {
+				c, ok := ssaval.Unwrap(fa.X).(*ssa.Call)
 				return ok && ssa.CallInstruction(c) == op.Instr
 			}
 		}
@@ -831,7 +832,7 @@ func rowsAffected(op *RowOp, v ssa.Value) bool {
 		if recv == nil {
 			return false
 		}
-		recv = knowledge.Unwrap(recv)
+		recv = ssaval.Unwrap(recv)
 		if load, ok := recv.(*ssa.UnOp); ok {
 			if stored := storedOnce(load); stored != nil {
 				recv = stored

@@ -7,6 +7,7 @@ import (
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/idemlint/idemlint/analyzers/internal/knowledge"
+	"github.com/idemlint/idemlint/analyzers/internal/ssaval"
 )
 
 // This file follows requests made by a function of the program and
@@ -61,7 +62,7 @@ func returned(fn *ssa.Function, role knowledge.TypeRole) (vals []ssa.Value, ok b
 			continue
 		}
 		for _, v := range returnedValues(fn, i) {
-			if c, isConst := knowledge.Unwrap(v).(*ssa.Const); isConst && c.IsNil() {
+			if c, isConst := ssaval.Unwrap(v).(*ssa.Const); isConst && c.IsNil() {
 				continue
 			}
 			vals = append(vals, v)

@@ -10,6 +10,7 @@ import (
 
 	"github.com/idemlint/idemlint/analyzers/config"
 	"github.com/idemlint/idemlint/analyzers/internal/knowledge"
+	"github.com/idemlint/idemlint/analyzers/internal/ssaval"
 )
 
 // This file finds the outbound requests a function sends, with what a
@@ -341,7 +342,7 @@ func (e *extractor) librarySend(fn *ssa.Function, call ssa.CallInstruction, site
 	}
 	var roots []ssa.Value
 	if reqv != nil {
-		if c, ok := knowledge.Unwrap(reqv).(*ssa.Const); !ok || !c.IsNil() {
+		if c, ok := ssaval.Unwrap(reqv).(*ssa.Const); !ok || !c.IsNil() {
 			roots = e.sendRoots(reqv)
 		}
 	}
@@ -479,10 +480,10 @@ func constOrParam(fn *ssa.Function, v ssa.Value) (string, *ssa.Parameter) {
 	if v == nil {
 		return "", nil
 	}
-	if s, ok := knowledge.ConstString(v); ok {
+	if s, ok := ssaval.ConstString(v); ok {
 		return s, nil
 	}
-	if p, ok := knowledge.Unwrap(v).(*ssa.Parameter); ok && p.Parent() == fn {
+	if p, ok := ssaval.Unwrap(v).(*ssa.Parameter); ok && p.Parent() == fn {
 		return "", p
 	}
 	return "", nil
@@ -492,7 +493,7 @@ func constOrParam(fn *ssa.Function, v ssa.Value) (string, *ssa.Parameter) {
 // makes it the path's), or nil.
 func urlParam(fn *ssa.Function, v ssa.Value) *ssa.Parameter {
 	for i := 0; i < 8 && v != nil; i++ {
-		switch x := knowledge.Unwrap(v).(type) {
+		switch x := ssaval.Unwrap(v).(type) {
 		case *ssa.Parameter:
 			if x.Parent() == fn {
 				return x
@@ -539,7 +540,7 @@ func (e *extractor) requestMethodOf(fn *ssa.Function, root ssa.Value) (string, *
 		// resty's R(): a constant stored in the Method field.
 		method := ""
 		for _, ref := range storesTo(call, "Method") {
-			m, ok := knowledge.ConstString(ref)
+			m, ok := ssaval.ConstString(ref)
 			if !ok || (method != "" && m != method) {
 				return "", nil
 			}
@@ -574,7 +575,7 @@ func storesTo(v ssa.Value, name string) []ssa.Value {
 	}
 	for _, ref := range *refs {
 		fa, ok := ref.(*ssa.FieldAddr)
-		if !ok || fa.X != v || FieldOf(fa) == nil || FieldOf(fa).Name() != name {
+		if !ok || fa.X != v || ssaval.FieldOf(fa) == nil || ssaval.FieldOf(fa).Name() != name {
 			continue
 		}
 		for _, use := range *fa.Referrers() {
@@ -605,17 +606,17 @@ func urlParts(v ssa.Value, depth int) []string {
 	if depth > 8 {
 		return []string{"..."}
 	}
-	if s, ok := knowledge.ConstString(v); ok {
+	if s, ok := ssaval.ConstString(v); ok {
 		return []string{s}
 	}
-	switch x := knowledge.Unwrap(v).(type) {
+	switch x := ssaval.Unwrap(v).(type) {
 	case *ssa.BinOp:
 		if x.Op == token.ADD {
 			return append(urlParts(x.X, depth+1), urlParts(x.Y, depth+1)...)
 		}
 	case *ssa.Call:
-		if callee := x.Common().StaticCallee(); callee != nil && funcPkgPath(callee) == "fmt" && callee.Name() == "Sprintf" && len(x.Common().Args) > 0 {
-			if format, ok := knowledge.ConstString(x.Common().Args[0]); ok {
+		if callee := x.Common().StaticCallee(); callee != nil && ssaval.PkgPath(callee) == "fmt" && callee.Name() == "Sprintf" && len(x.Common().Args) > 0 {
+			if format, ok := ssaval.ConstString(x.Common().Args[0]); ok {
 				return []string{formatText(format)}
 			}
 		}
@@ -670,31 +671,9 @@ func isStripeParams(t types.Type) bool {
 	return false
 }
 
-// FieldOf returns the struct field v selects: the field of a FieldAddr
-// (&x.F), or of a Field of a struct value (x.F on a value); nil
-// otherwise.
-func FieldOf(v ssa.Value) *types.Var {
-	var st *types.Struct
-	index := -1
-	switch x := v.(type) {
-	case *ssa.FieldAddr:
-		if ptr, ok := x.X.Type().Underlying().(*types.Pointer); ok {
-			st, _ = ptr.Elem().Underlying().(*types.Struct)
-		}
-		index = x.Field
-	case *ssa.Field:
-		st, _ = x.X.Type().Underlying().(*types.Struct)
-		index = x.Field
-	}
-	if st == nil || index < 0 || index >= st.NumFields() {
-		return nil
-	}
-	return st.Field(index)
-}
-
 // isField reports whether fa selects field name of the struct pkg.typ.
 func selects(fa *ssa.FieldAddr, role knowledge.TypeRole, name string) bool {
-	f := FieldOf(fa)
+	f := ssaval.FieldOf(fa)
 	if f == nil || f.Name() != name {
 		return false
 	}
@@ -757,7 +736,7 @@ func (e *extractor) builderReceiver(call *ssa.Call) ssa.Value {
 }
 
 func selectsEmbedded(fa *ssa.FieldAddr) bool {
-	f := FieldOf(fa)
+	f := ssaval.FieldOf(fa)
 	return f != nil && f.Embedded()
 }
 
@@ -804,7 +783,7 @@ func (e *extractor) clientRoots(v ssa.Value, depth int) []ssa.Value {
 	r := e.requestRoot(v)
 	if load, ok := r.(*ssa.UnOp); ok && load.Op == token.MUL && depth < 3 {
 		if fa, ok := load.X.(*ssa.FieldAddr); ok {
-			if f := FieldOf(fa); f != nil {
+			if f := ssaval.FieldOf(fa); f != nil {
 				var out []ssa.Value
 				for _, st := range e.FieldStores(f) {
 					out = append(out, e.clientRoots(st, depth+1)...)
@@ -831,7 +810,7 @@ func (e *extractor) FieldStores(f *types.Var) []ssa.Value {
 						continue
 					}
 					if fa, ok := st.Addr.(*ssa.FieldAddr); ok {
-						if fv := FieldOf(fa); fv != nil {
+						if fv := ssaval.FieldOf(fa); fv != nil {
 							rx.fields[fv] = append(rx.fields[fv], st.Val)
 						}
 					}

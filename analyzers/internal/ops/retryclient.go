@@ -9,6 +9,7 @@ import (
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/idemlint/idemlint/analyzers/internal/knowledge"
+	"github.com/idemlint/idemlint/analyzers/internal/ssaval"
 )
 
 // Retrying clients: go-retryablehttp, resty with a retry count,
@@ -124,7 +125,7 @@ func (e *extractor) retryingHTTPClient(r ssa.Value) *construct {
 				}
 				return c
 			}
-			t = knowledge.Unwrap(t)
+			t = ssaval.Unwrap(t)
 			if row := knowledge.TypeOf(t.Type()); row != nil && row.Role == knowledge.Retrying {
 				return &construct{kind: clientRetry, pos: t.Pos(), desc: "the go-retryablehttp RoundTripper of its http.Client"}
 			}
@@ -246,7 +247,7 @@ func (e *extractor) executorRetries(v ssa.Value, depth int) bool {
 	if v == nil || depth > 8 {
 		return false
 	}
-	v = knowledge.Unwrap(v)
+	v = ssaval.Unwrap(v)
 	switch x := v.(type) {
 	case *ssa.Call:
 		site, ok := knowledge.Resolve(x.Common())
@@ -261,7 +262,7 @@ func (e *extractor) executorRetries(v ssa.Value, depth int) bool {
 		return e.executorRetries(site.Receiver(), depth+1)
 	case *ssa.UnOp:
 		if fa, ok := x.X.(*ssa.FieldAddr); ok && x.Op == token.MUL {
-			if f := FieldOf(fa); f != nil {
+			if f := ssaval.FieldOf(fa); f != nil {
 				stores := e.FieldStores(f)
 				for _, st := range stores {
 					if !e.executorRetries(st, depth+1) {
@@ -283,7 +284,7 @@ func hasRetryPolicy(vals []ssa.Value) bool {
 		if v == nil {
 			continue
 		}
-		if row := knowledge.TypeOf(knowledge.Unwrap(v).Type()); row != nil && row.Role == knowledge.RetryPolicy {
+		if row := knowledge.TypeOf(ssaval.Unwrap(v).Type()); row != nil && row.Role == knowledge.RetryPolicy {
 			return true
 		}
 	}

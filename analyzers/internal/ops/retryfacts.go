@@ -10,6 +10,8 @@ import (
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ssa"
+
+	"github.com/idemlint/idemlint/analyzers/internal/ssaval"
 )
 
 // This file computes the parts of a Summary retrypost needs: the
@@ -90,7 +92,7 @@ func (e *extractor) requestSummary(fn *ssa.Function, s *Summary) *Summary {
 
 	// A fresh result.
 	if sig := fn.Signature; sig.Results().Len() > 0 && freshType(sig.Results().At(0).Type()) {
-		for _, r := range returnInstrs(fn) {
+		for _, r := range ssaval.Returns(fn) {
 			if len(r.Results) > 0 && len(keyValue(e, r.Results[0]).fresh) > 0 {
 				add.FreshResult = true
 				break

@@ -11,6 +11,7 @@ import (
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/idemlint/idemlint/analyzers/internal/knowledge"
+	"github.com/idemlint/idemlint/analyzers/internal/ssaval"
 )
 
 // Hand-written retry loops: which loops run a call again after its
@@ -288,7 +289,7 @@ func (e *extractor) classifiedFalse(b *ssa.BasicBlock, errs map[ssa.Value]bool) 
 		return -1
 	}
 	for _, a := range call.Common().Args {
-		if errs[a] || errs[knowledge.Unwrap(a)] {
+		if errs[a] || errs[ssaval.Unwrap(a)] {
 			return falseSide
 		}
 	}
@@ -303,17 +304,17 @@ func (e *extractor) classifiedFalse(b *ssa.BasicBlock, errs map[ssa.Value]bool) 
 // a lost response produces, are not.
 func (e *extractor) picksAnswer(call *ssa.Call, depth int) bool {
 	callee := call.Common().StaticCallee()
-	if callee == nil || funcPkg(callee) == nil {
+	if callee == nil || ssaval.Pkg(callee) == nil {
 		return false
 	}
 	args := call.Common().Args
-	if funcPkgPath(callee) == "errors" && len(args) == 2 {
+	if ssaval.PkgPath(callee) == "errors" && len(args) == 2 {
 		switch callee.Name() {
 		case "Is":
 			g := globalOf(args[1])
 			return g != nil && g.Pkg != nil && !e.std(g.Pkg.Pkg.Path())
 		case "As":
-			ptr, ok := knowledge.Unwrap(args[1]).Type().(*types.Pointer)
+			ptr, ok := ssaval.Unwrap(args[1]).Type().(*types.Pointer)
 			if !ok {
 				return false
 			}
@@ -326,7 +327,7 @@ func (e *extractor) picksAnswer(call *ssa.Call, depth int) bool {
 		}
 		return false
 	}
-	if depth > 0 || e.std(funcPkgPath(callee)) || len(callee.Blocks) == 0 {
+	if depth > 0 || e.std(ssaval.PkgPath(callee)) || len(callee.Blocks) == 0 {
 		return false
 	}
 	picks := false
@@ -336,7 +337,7 @@ func (e *extractor) picksAnswer(call *ssa.Call, depth int) bool {
 			if !ok {
 				continue
 			}
-			if f := c.Common().StaticCallee(); f != nil && funcPkgPath(f) == "errors" && (f.Name() == "Is" || f.Name() == "As") {
+			if f := c.Common().StaticCallee(); f != nil && ssaval.PkgPath(f) == "errors" && (f.Name() == "Is" || f.Name() == "As") {
 				if !e.picksAnswer(c, depth+1) {
 					return false
 				}

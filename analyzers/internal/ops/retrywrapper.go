@@ -7,6 +7,7 @@ import (
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/idemlint/idemlint/analyzers/internal/knowledge"
+	"github.com/idemlint/idemlint/analyzers/internal/ssaval"
 )
 
 // Retry wrappers: the callbacks a retry library or a helper whose
@@ -154,7 +155,7 @@ func (e *extractor) wrapperRetries(call ssa.CallInstruction, fn *ssa.Function, c
 	for _, x := range carriers(errs) {
 		failure[x] = true
 	}
-	returns := returnInstrs(fn)
+	returns := ssaval.Returns(fn)
 	for _, r := range returns {
 		if len(r.Results) == 0 || !isErrorResult(r.Results[len(r.Results)-1].Type()) {
 			continue
@@ -187,18 +188,6 @@ func (e *extractor) wrapperRetries(call ssa.CallInstruction, fn *ssa.Function, c
 		}
 	}
 	return false
-}
-
-func returnInstrs(fn *ssa.Function) []*ssa.Return {
-	var out []*ssa.Return
-	for _, b := range fn.Blocks {
-		if n := len(b.Instrs); n > 0 {
-			if r, ok := b.Instrs[n-1].(*ssa.Return); ok {
-				out = append(out, r)
-			}
-		}
-	}
-	return out
 }
 
 // flowsFrom reports whether v carries one of the values in from: through

@@ -11,6 +11,7 @@ import (
 
 	"github.com/idemlint/idemlint/analyzers/internal/knowledge"
 	"github.com/idemlint/idemlint/analyzers/internal/sqltext"
+	"github.com/idemlint/idemlint/analyzers/internal/ssaval"
 )
 
 // A RowKind is what a row operation does.
@@ -508,7 +509,7 @@ func fieldValue(v ssa.Value, name string) ssa.Value {
 			if !ok {
 				continue
 			}
-			if f := FieldOf(fa); f == nil || f.Name() != name {
+			if f := ssaval.FieldOf(fa); f == nil || f.Name() != name {
 				continue
 			}
 			for _, use := range *fa.Referrers() {
@@ -583,7 +584,7 @@ func (e *extractor) helperRows(call ssa.CallInstruction, callee *ssa.Function) [
 		return out
 	}
 	model := func(name string) types.Type {
-		pkg := funcPkg(fn)
+		pkg := ssaval.Pkg(fn)
 		if name == "" || pkg == nil {
 			return nil
 		}
@@ -766,7 +767,7 @@ func keyOf(v ssa.Value) valKey {
 		case *ssa.UnOp:
 			if x.Op.String() == "*" {
 				if fa, ok := x.X.(*ssa.FieldAddr); ok {
-					if f := FieldOf(fa); f != nil {
+					if f := ssaval.FieldOf(fa); f != nil {
 						path = append([]string{f.Name()}, path...)
 						v = fa.X
 						continue

@@ -7,6 +7,7 @@ import (
 
 	"github.com/idemlint/idemlint/analyzers/internal/knowledge"
 	"github.com/idemlint/idemlint/analyzers/internal/sqltext"
+	"github.com/idemlint/idemlint/analyzers/internal/ssaval"
 )
 
 // This file gives lostupdate the reads and writes of sqlc-generated query
@@ -152,7 +153,7 @@ func scannedFields(fn *ssa.Function, stmt *sqltext.Statement) []SQLCColFact {
 			}
 			var out []SQLCColFact
 			for j, d := range dests {
-				fa, ok := knowledge.Unwrap(d).(*ssa.FieldAddr)
+				fa, ok := ssaval.Unwrap(d).(*ssa.FieldAddr)
 				if col, isCol := selectColumn(stmt, stmt.SelectList[j]); ok && isCol {
 					out = append(out, SQLCColFact{Column: col, Field: fa.Field})
 				}

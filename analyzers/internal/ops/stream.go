@@ -7,6 +7,7 @@ import (
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/idemlint/idemlint/analyzers/internal/knowledge"
+	"github.com/idemlint/idemlint/analyzers/internal/ssaval"
 )
 
 // asksEventStream reports whether fn sets Accept: text/event-stream on a
@@ -32,8 +33,8 @@ func (e *extractor) asksEventStream(fn *ssa.Function, roots []ssa.Value) bool {
 			if nameArg == nil || valueArg == nil {
 				continue
 			}
-			name, ok1 := knowledge.ConstString(nameArg)
-			value, ok2 := knowledge.ConstString(valueArg)
+			name, ok1 := ssaval.ConstString(nameArg)
+			value, ok2 := ssaval.ConstString(valueArg)
 			if !ok1 || !ok2 || textproto.CanonicalMIMEHeaderKey(name) != "Accept" || !strings.Contains(value, "text/event-stream") {
 				continue
 			}

@@ -9,6 +9,7 @@ import (
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/idemlint/idemlint/analyzers/internal/knowledge"
+	"github.com/idemlint/idemlint/analyzers/internal/ssaval"
 )
 
 // A Summary is what a function does, as its callers see it: the object
@@ -181,7 +182,7 @@ func returnedRoot(fn *ssa.Function, h ssa.Value) int {
 // and the one Return loads it: the values stored there are returned.
 func returnedValues(fn *ssa.Function, i int) []ssa.Value {
 	var out []ssa.Value
-	for _, ret := range returnInstrs(fn) {
+	for _, ret := range ssaval.Returns(fn) {
 		if i >= len(ret.Results) {
 			continue
 		}

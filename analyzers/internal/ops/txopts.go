@@ -7,6 +7,7 @@ import (
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/idemlint/idemlint/analyzers/internal/knowledge"
+	"github.com/idemlint/idemlint/analyzers/internal/ssaval"
 )
 
 // SerializableCallback reports whether root is the transaction parameter
@@ -58,7 +59,7 @@ func serializableRun(call ssa.CallInstruction) bool {
 // serializableOptions reports whether v is a local sql.TxOptions or
 // pgx.TxOptions (or a pointer to one) whose isolation is SERIALIZABLE.
 func serializableOptions(v ssa.Value) bool {
-	v = knowledge.Unwrap(v)
+	v = ssaval.Unwrap(v)
 	if load, ok := v.(*ssa.UnOp); ok && load.Op == token.MUL {
 		v = load.X
 	}
@@ -71,7 +72,7 @@ func serializableOptions(v ssa.Value) bool {
 		if !ok {
 			continue
 		}
-		f := FieldOf(fa)
+		f := ssaval.FieldOf(fa)
 		if f == nil || (f.Name() != "Isolation" && f.Name() != "IsoLevel") {
 			continue
 		}
@@ -80,7 +81,7 @@ func serializableOptions(v ssa.Value) bool {
 			if !ok {
 				continue
 			}
-			c, ok := knowledge.Unwrap(st.Val).(*ssa.Const)
+			c, ok := ssaval.Unwrap(st.Val).(*ssa.Const)
 			if !ok || c.Value == nil {
 				continue
 			}

@@ -7,6 +7,7 @@ import (
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/idemlint/idemlint/analyzers/internal/knowledge"
+	"github.com/idemlint/idemlint/analyzers/internal/ssaval"
 )
 
 // A ModelReadFact says that a function returns, in result Result, a
@@ -111,7 +112,7 @@ func (e *extractor) writeSummary(fn *ssa.Function, s *Summary) *Summary {
 func returnedIn(fn *ssa.Function, v ssa.Value) int {
 	for i := 0; i < fn.Signature.Results().Len(); i++ {
 		for _, r := range returnedValues(fn, i) {
-			if knowledge.Unwrap(r) == v {
+			if ssaval.Unwrap(r) == v {
 				return i
 			}
 		}
@@ -193,7 +194,7 @@ func (e *extractor) helperWrites(fn *ssa.Function, call *ssa.Call) []*ColumnWrit
 		if w.Param >= len(args) {
 			continue
 		}
-		addr := knowledge.Unwrap(args[w.Param])
+		addr := ssaval.Unwrap(args[w.Param])
 		model := ModelType(addr)
 		if model == nil {
 			continue
@@ -208,7 +209,7 @@ func (e *extractor) helperWrites(fn *ssa.Function, call *ssa.Call) []*ColumnWrit
 			table, columnOf = l.ModelColumns(model)
 		}
 		for _, st := range FieldStores(fn, addr) {
-			f := FieldOf(st.Addr.(*ssa.FieldAddr))
+			f := ssaval.FieldOf(st.Addr.(*ssa.FieldAddr))
 			if f == nil {
 				continue
 			}

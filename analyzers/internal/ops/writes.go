@@ -10,6 +10,7 @@ import (
 
 	"github.com/idemlint/idemlint/analyzers/internal/knowledge"
 	"github.com/idemlint/idemlint/analyzers/internal/sqltext"
+	"github.com/idemlint/idemlint/analyzers/internal/ssaval"
 )
 
 // A ColumnRead is a read of one row's columns into Go values: a SELECT run
@@ -163,7 +164,7 @@ func (e *extractor) sqlRead(call *ssa.Call, site knowledge.Site) *ColumnRead {
 		Desc: "the SELECT of " + stmt.Table.Name + " (" + CalleeName(site) + ")"}
 	if dest := site.RoleArg(knowledge.Dest); dest != nil {
 		// sqlx Get(&v, ...) scans the row itself.
-		rd.Cols = append(rd.Cols, destCols(stmt, knowledge.Unwrap(dest))...)
+		rd.Cols = append(rd.Cols, destCols(stmt, ssaval.Unwrap(dest))...)
 	}
 	for _, ref := range *call.Referrers() {
 		scan := scanCallOn(ref, call)
@@ -281,7 +282,7 @@ func scanCallOn(ref ssa.Instruction, q *ssa.Call) *ssa.Call {
 	if !ok || site.Row == nil || site.Row.Kind != knowledge.Scan {
 		return nil
 	}
-	if recv := site.Receiver(); recv == nil || knowledge.Unwrap(recv) != q {
+	if recv := site.Receiver(); recv == nil || ssaval.Unwrap(recv) != q {
 		return nil
 	}
 	return c
