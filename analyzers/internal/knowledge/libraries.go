@@ -14,6 +14,7 @@ var libraries = []library{
 	dbErrors,
 	squirrel,
 	gorp,
+	goqu,
 	// Network.
 	netHTTP,
 	resty,
