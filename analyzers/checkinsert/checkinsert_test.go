@@ -26,6 +26,7 @@ var fixtures = []string{
 	"./checkinsert/sqsvc",      // squirrel-built SQL (sq.Eq, written conditions, Suffix ON CONFLICT) run by database/sql
 	"./checkinsert/gormv1svc",  // GORM v1 (jinzhu/gorm): First, RecordNotFound, Count; Set("gorm:insert_option")
 	"./checkinsert/gorpsvc",    // gorp SelectOne, SelectInt and Get, then Insert of the caller's struct; Exec ON CONFLICT
+	"./checkinsert/goqusvc",    // goqu ScanStruct found, Count and database/sql ErrNoRows, then Rows of the caller's struct; OnConflict DoNothing, DoUpdate
 }
 
 func Test(t *testing.T) {
@@ -63,5 +64,5 @@ func TestRelated(t *testing.T) {
 			}
 		}
 	}
-	assert.Equal(t, map[string]int{"checkinsert/race": 43, "checkinsert/effect-before-claim": 2, "checkinsert/firstorcreate": 3}, counts)
+	assert.Equal(t, map[string]int{"checkinsert/race": 46, "checkinsert/effect-before-claim": 2, "checkinsert/firstorcreate": 3}, counts)
 }
