@@ -30,7 +30,7 @@ var goquDialect = &Dialect{
 	ClaimInsert: func(cols string) string {
 		return fmt.Sprintf("add OnConflict(goqu.DoNothing()) to the insert so that the unique key on (%s) decides, and read the row when RowsAffected() is 0, or catch the unique violation and re-read", cols)
 	},
-	LockRead: "read the row with ForUpdate(exp.Wait) on a dataset of the *goqu.TxDatabase (db.WithTx, db.Begin) that writes it",
+	LockRead: "read the row with ForUpdate(exp.Wait) in the transaction that writes it (a dataset of the *goqu.TxDatabase of db.WithTx or db.Begin, or the *sql.Tx its SQL runs on)",
 	AtomicUpdate: func(_ *ops.ColumnWrite, col, expr string) string {
 		return fmt.Sprintf("update it in SQL with Set(goqu.Record{%q: goqu.L(%q, delta)})", col, expr)
 	},
