@@ -149,18 +149,20 @@ func gqLock(st *sqStatement, site knowledge.Site, name string, args []ssa.Value)
 		return false
 	}
 	text := map[string]string{"ForUpdate": "FOR UPDATE", "ForNoKeyUpdate": "FOR NO KEY UPDATE", "ForShare": "FOR SHARE", "ForKeyShare": "FOR KEY SHARE"}[name]
-	// exp lock.go: Wait, NoWait, SkipLocked.
-	switch n, _ := constant.Int64Val(c.Value); n {
-	case 0:
-	case 1:
-		text += " NOWAIT"
-	case 2:
-		text += " SKIP LOCKED"
-	default:
+	// The options are exp's constants Wait, NoWait and SkipLocked, read
+	// from the package: declared in the block of the lock strengths, they
+	// are 5, 6 and 7 (exp lock.go), not 0, 1 and 2.
+	named, ok := types.Unalias(c.Type()).(*types.Named)
+	if !ok || named.Obj().Pkg() == nil {
 		return false
 	}
-	st.suffix = append(st.suffix, sqFragment{text: text})
-	return true
+	for opt, sql := range map[string]string{"Wait": "", "NoWait": " NOWAIT", "SkipLocked": " SKIP LOCKED"} {
+		if k, ok := named.Obj().Pkg().Scope().Lookup(opt).(*types.Const); ok && constant.Compare(k.Val(), token.EQL, c.Value) {
+			st.suffix = append(st.suffix, sqFragment{text: text + sql})
+			return true
+		}
+	}
+	return false
 }
 
 // gqConflict reads OnConflict(goqu.DoNothing()) and
