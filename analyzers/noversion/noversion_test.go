@@ -23,6 +23,7 @@ var fixtures = []string{
 	"./noversion/gormv1docs", // GORM v1 (jinzhu/gorm): Update and Updates with and without the version
 	"./noversion/rotations",  // a version column the code sets to a constant: a layout version, not versioned
 	"./noversion/gorpdocs",   // gorp Update of a table registered with SetVersionCol, and raw Exec beside it
+	"./noversion/goqudocs",   // goqu Update with Set(goqu.Record) and Where, run by its executor or database/sql
 }
 
 func Test(t *testing.T) {
@@ -51,5 +52,5 @@ func TestMessages(t *testing.T) {
 			}
 		}
 	}
-	assert.Equal(t, map[string]int{"noversion/predicate": 17, "noversion/unchecked": 10}, counts)
+	assert.Equal(t, map[string]int{"noversion/predicate": 20, "noversion/unchecked": 11}, counts)
 }

@@ -37,7 +37,7 @@ var goquDialect = &Dialect{
 	VersionPredicate: func(_ *ops.Update, col, _ string) string {
 		return fmt.Sprintf("add Where(goqu.C(%q).Eq(v)) and %q: goqu.L(%q) to the Set record, and treat zero affected rows as a conflict", col, col, col+" + 1")
 	},
-	CheckCount:        "check RowsAffected() of the sql.Result Executor().Exec() returns and treat 0 as a conflict",
+	CheckCount:        "check RowsAffected() of the sql.Result the UPDATE returns (from Executor().Exec(), or the Exec its ToSQL was given) and treat 0 as a conflict",
 	UnobservableCount: func(*ops.Update) (string, string) { return "", "" },
 	Ops:               &ops.Library{Name: "goqu", Pkg: goquPkg, BuildSQL: goquSQL, Runner: goquRunner},
 }

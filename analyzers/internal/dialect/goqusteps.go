@@ -214,7 +214,7 @@ var gqOps = map[string]string{"Eq": "=", "Neq": "!=", "Gt": ">", "Gte": ">=", "L
 func gqPredicate(e ssa.Value) (sqFragment, bool) {
 	v := gqUnwrap(e)
 	if m, ok := v.(*ssa.MakeMap); ok && gqMapOf(m.Type(), "Ex") {
-		rec, ok := gqMap(m)
+		rec, ok := gqMap(m, true)
 		if !ok || len(rec) == 0 {
 			return sqFragment{}, false
 		}
@@ -244,7 +244,7 @@ func gqPredicate(e ssa.Value) (sqFragment, bool) {
 	if !ok {
 		return sqFragment{}, false
 	}
-	val, ok := gqValue(common.Args[0])
+	val, ok := gqValue(common.Args[0], true)
 	if !ok || val.text != "?" {
 		return sqFragment{}, false
 	}
@@ -299,42 +299,44 @@ func gqLiteral(call *ssa.Call) (sqFragment, bool) {
 }
 
 // gqValue reads a value given for a column: a literal, or a Go value
-// that goqu binds (or interpolates) as it is. A bool, a slice but
-// []byte, nil, an expression or a value whose type is an interface turns
-// the comparison into IS, IN or something unknown before run time (exp
-// bool.go checkBoolExpType): not understood.
-func gqValue(v ssa.Value) (sqFragment, bool) {
+// that goqu binds (or interpolates) as it is. In a comparison (cmp), a
+// bool, a slice but []byte or nil turns = into IS or IN (exp bool.go
+// checkBoolExpType); anywhere, a goqu expression is written as SQL and
+// an interface value is not known before run time: not understood.
+func gqValue(v ssa.Value, cmp bool) (sqFragment, bool) {
 	if call, ok := gqUnwrap(v).(*ssa.Call); ok {
 		if lit, ok := gqLiteral(call); ok {
 			return lit, true
 		}
 	}
 	mi, ok := v.(*ssa.MakeInterface)
-	if !ok || !gqPlain(mi.X.Type()) {
+	if !ok || !gqPlain(mi.X.Type(), cmp) {
 		return sqFragment{}, false
 	}
 	return sqFragment{"?", []ssa.Value{mi.X}}, true
 }
 
-// gqPlain reports whether goqu compares a value of type t with = (or
-// writes it as one bind).
-func gqPlain(t types.Type) bool {
+// gqPlain reports whether goqu writes a value of type t as one bind (in
+// a comparison, with =).
+func gqPlain(t types.Type, cmp bool) bool {
 	if p, ok := t.Underlying().(*types.Pointer); ok {
 		t = p.Elem()
 	}
+	if named, ok := types.Unalias(t).(*types.Named); ok && named.Obj().Pkg() != nil {
+		if path := named.Obj().Pkg().Path(); strings.HasPrefix(path, goquPkg) || path == "regexp" {
+			return false
+		}
+	}
 	switch u := t.Underlying().(type) {
 	case *types.Basic:
-		return u.Info()&types.IsBoolean == 0 && u.Kind() != types.UntypedNil
-	case *types.Array:
-		return true
+		return u.Kind() != types.UntypedNil && (!cmp || u.Info()&types.IsBoolean == 0)
 	case *types.Slice:
 		b, ok := u.Elem().Underlying().(*types.Basic)
-		return ok && b.Kind() == types.Byte
-	case *types.Struct:
-		named, ok := types.Unalias(t).(*types.Named)
-		return ok && named.Obj().Pkg() != nil && !strings.HasPrefix(named.Obj().Pkg().Path(), goquPkg) && named.Obj().Pkg().Path() != "regexp"
+		return !cmp || (ok && b.Kind() == types.Byte)
+	case *types.Interface:
+		return false
 	}
-	return false
+	return true
 }
 
 // A gqColumn is a column of a record, a row or an update, and its value.
@@ -360,7 +362,7 @@ const (
 func gqRecord(v ssa.Value, purpose gqPurpose) ([]gqColumn, bool) {
 	x := knowledge.Unwrap(v)
 	if m, ok := x.(*ssa.MakeMap); ok {
-		return gqMap(m)
+		return gqMap(m, false)
 	}
 	if purpose != gqInsert {
 		return nil, false
@@ -381,8 +383,8 @@ func gqRecord(v ssa.Value, purpose gqPurpose) ([]gqColumn, bool) {
 }
 
 // gqMap reads the entries of a map literal of constant string keys,
-// sorted by key.
-func gqMap(m *ssa.MakeMap) ([]gqColumn, bool) {
+// sorted by key: an Ex's comparisons (cmp), or a record's values.
+func gqMap(m *ssa.MakeMap, cmp bool) ([]gqColumn, bool) {
 	entries := map[string]sqFragment{}
 	for _, ref := range *m.Referrers() {
 		up, ok := ref.(*ssa.MapUpdate)
@@ -393,7 +395,7 @@ func gqMap(m *ssa.MakeMap) ([]gqColumn, bool) {
 		if !ok || key.Value == nil || key.Value.Kind() != constant.String {
 			return nil, false
 		}
-		val, ok := gqValue(up.Value)
+		val, ok := gqValue(up.Value, cmp)
 		if !ok {
 			return nil, false
 		}
