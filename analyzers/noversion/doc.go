@@ -26,7 +26,9 @@
 //     same function, bun NewUpdate ... Exec (Set and Where fragments,
 //     WherePK), ent UpdateOneID, UpdateOne and Update ... Save (Where
 //     predicates on fields), gorp Update(&row) of a table registered in
-//     the package without SetVersionCol (and SQL text through gorp's Exec).
+//     the package without SetVersionCol (and SQL text through gorp's Exec),
+//     goqu Update(...).Set(goqu.Record{...}).Where(...) run by its
+//     executor or through ToSQL.
 //   - noversion/unchecked: the version is compared, but the affected-row
 //     count is discarded: the sql.Result or pgconn.CommandTag ignored, a
 //     sqlc :execrows count ignored or the query declared :exec, GORM's
