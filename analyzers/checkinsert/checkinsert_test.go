@@ -64,5 +64,5 @@ func TestRelated(t *testing.T) {
 			}
 		}
 	}
-	assert.Equal(t, map[string]int{"checkinsert/race": 46, "checkinsert/effect-before-claim": 2, "checkinsert/firstorcreate": 3}, counts)
+	assert.Equal(t, map[string]int{"checkinsert/race": 47, "checkinsert/effect-before-claim": 2, "checkinsert/firstorcreate": 3}, counts)
 }

@@ -3,6 +3,8 @@ package dialect
 import (
 	"fmt"
 	"go/types"
+	"slices"
+	"strings"
 
 	"golang.org/x/tools/go/ssa"
 
@@ -78,6 +80,11 @@ func goquSQL(sqlArg, binds ssa.Value) (string, []ssa.Value, bool) {
 			return "", nil, false
 		}
 	}
+	// goqu writes RETURNING last, whatever the order of the steps
+	// (sqlgen insert_sql_generator.go).
+	slices.SortStableFunc(st.suffix, func(a, b sqFragment) int {
+		return gqReturning(a) - gqReturning(b)
+	})
 	if st.kind == "SELECT" && st.columns == nil {
 		// No Select step: SelectDataset.ScanStruct(s) selects the
 		// columns of the struct it scans into (select_dataset.go
@@ -88,6 +95,14 @@ func goquSQL(sqlArg, binds ssa.Value) (string, []ssa.Value, bool) {
 		}
 	}
 	return st.write()
+}
+
+// gqReturning is 1 for a RETURNING suffix, 0 for the others.
+func gqReturning(f sqFragment) int {
+	if strings.HasPrefix(f.text, "RETURNING ") {
+		return 1
+	}
+	return 0
 }
 
 // gqChain returns the steps of a dataset chain, from the value back to

@@ -12,6 +12,7 @@ import (
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/idemlint/idemlint/analyzers/internal/knowledge"
+	"github.com/idemlint/idemlint/analyzers/internal/ops"
 )
 
 // gqApply adds what one step of a goqu dataset chain says to st; false
@@ -375,9 +376,21 @@ func gqRecord(v ssa.Value, purpose gqPurpose) ([]gqColumn, bool) {
 	if !ok {
 		return nil, false
 	}
+	// A struct built in this function holds the values stored in its
+	// fields (nil for a field left zero); any other is read where the row
+	// is written.
+	stored := map[string]ssa.Value{}
+	keys := ops.StructKeys(x)
+	for _, k := range keys {
+		stored[k.Field] = k.Value
+	}
 	var out []gqColumn
 	for _, f := range fields {
-		out = append(out, gqColumn{f.column, sqFragment{"?", []ssa.Value{f.read(x)}}})
+		val := f.read(x)
+		if keys != nil {
+			val = stored[st.Field(f.index).Name()]
+		}
+		out = append(out, gqColumn{f.column, sqFragment{"?", []ssa.Value{val}}})
 	}
 	return out, true
 }
