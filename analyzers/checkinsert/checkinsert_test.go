@@ -28,6 +28,7 @@ var fixtures = []string{
 	"./checkinsert/gorpsvc",    // gorp SelectOne, SelectInt and Get, then Insert of the caller's struct; Exec ON CONFLICT
 	"./checkinsert/xormsvc",    // xorm Get, Exist, Count and GetOrError, then Insert, inline and through repositories (xormrepo); engine.Transaction with ForUpdate
 	"./checkinsert/gopgsvc",    // go-pg Select, Exists and Count, inline and through a repository in another package; Insert with OnConflict; SelectOrInsert; QueryOne and Exec SQL text
+	"./checkinsert/goqusvc",    // goqu ScanStruct found, Count and database/sql ErrNoRows, then Rows of the caller's struct; OnConflict DoNothing, DoUpdate
 }
 
 func Test(t *testing.T) {
@@ -65,5 +66,5 @@ func TestRelated(t *testing.T) {
 			}
 		}
 	}
-	assert.Equal(t, map[string]int{"checkinsert/race": 59, "checkinsert/effect-before-claim": 4, "checkinsert/firstorcreate": 3}, counts)
+	assert.Equal(t, map[string]int{"checkinsert/race": 63, "checkinsert/effect-before-claim": 4, "checkinsert/firstorcreate": 3}, counts)
 }

@@ -33,7 +33,10 @@
 // A lookup is a SELECT whose WHERE pins columns of its table to bound
 // values (database/sql, sqlx, pgx; SELECT EXISTS (...) and count(*) too;
 // SQL built by squirrel, with sq.Eq or written conditions, whether ToSql
-// feeds the call or the builder runs it with RunWith),
+// feeds the call or the builder runs it with RunWith; SQL built by goqu,
+// with goqu.C(...).Eq, goqu.Ex or goqu.L conditions, whether ToSQL feeds
+// the call or a dataset of a goqu.Database runs it: ScanStruct and
+// ScanVal (false when nothing matched) or Count),
 // a sqlc :one SELECT, GORM First, Take, Last or Count with conditions
 // (inline, or Where steps with SQL fragments or struct conditions; the
 // generics API's gorm.G[T](db).Where(...).First(ctx) too), bun
@@ -61,12 +64,14 @@
 // Create or bun NewInsert of a model built in the function, go-pg Insert
 // of a model built in the function or given to it, ent Create with its
 // Set steps, gorp Insert of a struct built in the function (it has no
-// conflict clause), xorm Insert or InsertOne of one bean, or a helper
-// whose body does one. The table of a GORM model and the columns of its
-// fields come from the schema layer; a bun model's from its
-// bun:"table:..." tag (a model without one is not analysed), a go-pg
-// model's from its tableName field's pg tag and its fields' pg tags
-// (likewise); an ent entity's from the generated Table and Field
+// conflict clause), xorm Insert or InsertOne of one bean, goqu
+// Insert(...).Rows of a goqu.Record or of a struct (columns by db tag,
+// else lower-cased name; OnConflict read), or a helper whose body does
+// one. The table of a GORM model and the columns of its fields come from
+// the schema layer; a bun model's from its bun:"table:..." tag (a model
+// without one is not analysed), a go-pg model's from its tableName
+// field's pg tag and its fields' pg tags (likewise); an ent entity's from
+// the generated Table and Field
 // constants; a gorp struct's from its AddTableWithName registration in
 // the same package and its db tags (a type registered elsewhere is not
 // analysed); an xorm bean's from its TableName or type name and xorm

@@ -19,7 +19,8 @@
 // DELETE or updating upsert run in
 // the transaction, since those lock the rows they write until the end
 // (SQL text run by database/sql, sqlx, pgx, gorp, or GORM's Raw and
-// Exec; gorp's Update and Delete of a struct too). A
+// Exec; gorp's Update and Delete of a struct too; SQL built by squirrel
+// or goqu, ForUpdate(exp.Wait) included). A
 // plain INSERT is not a lock. A helper that locks the transaction it is
 // given (in this package or another) counts where it is called, and so
 // does one that begins a transaction, locks rows in it and returns it

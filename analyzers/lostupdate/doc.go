@@ -22,7 +22,8 @@
 // taking it; names are not evidence.
 //
 // A read is a SELECT run by database/sql, sqlx or pgx (constant, or built
-// by squirrel with constant tables and columns) whose one row is
+// by squirrel or goqu with constant tables and columns; a goqu dataset's
+// own ScanStruct or ScanVal too) whose one row is
 // scanned by Scan into destinations aligned with its select list (GORM
 // Raw("SELECT c ...").Scan(&v) of one column too), or by sqlx's Get into
 // a value or a struct (fields by db tag, else lower-cased name); ent's
@@ -35,7 +36,8 @@
 // asserted back to *T, xorm Get(&bean) by ID, Where fragments or the
 // bean's fields, or a call of a function that returns a pointer to a model it
 // read that way (a repository's Get, through facts, across packages). A
-// write is an UPDATE ... SET c = $n (squirrel's Set("c", v) too) whose
+// write is an UPDATE ... SET c = $n (squirrel's Set("c", v), goqu's
+// Set(goqu.Record{"c": v}) too) whose
 // WHERE pins the same key column to the same Go value as the SELECT's; GORM Save(&m) or Updates(&m) of
 // the model read (each field stored since); Model(&m).Update("c", v),
 // UpdateColumn("c", v), Updates(map[string]any{"c": v}); bun

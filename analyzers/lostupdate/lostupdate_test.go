@@ -26,6 +26,7 @@ var fixtures = []string{
 	"./lostupdate/gorpsvc",      // gorp SelectOne or Get into a struct, then Update(&row) of the whole row; Exec; a versioned table silent
 	"./lostupdate/xormwallet",   // xorm Get into a bean, then Update or Cols().Update of it; Incr, Decr, ForUpdate in engine.Transaction or after Begin silent
 	"./lostupdate/gopgsvc",      // go-pg Select, then Update of the model, Column, Set and Value; a service over package gopgrepo (Get, Save)
+	"./lostupdate/goquwallet",   // goqu ScanStruct or database/sql Scan, then Update Set(goqu.Record) of a value computed in Go; goqu.L and ForUpdate(exp.Wait) silent
 }
 
 // TestFix checks the suggested fixes against fix.go.golden.
@@ -54,5 +55,5 @@ func TestRelated(t *testing.T) {
 			assert.Contains(t, d.Related[0].Message, "the read: ")
 		}
 	}
-	assert.Equal(t, 56, n)
+	assert.Equal(t, 58, n)
 }

@@ -31,7 +31,8 @@
 //     through gorp's Exec), xorm Update of a map bean or after
 //     NoVersionCheck(), and SQL run by xorm's Exec. xorm's Update of a
 //     struct bean with a `xorm:"version"` field compares and bumps the
-//     version by itself.
+//     version by itself; goqu Update(...).Set(goqu.Record{...}).Where(...)
+//     run by its executor or through ToSQL.
 //   - noversion/unchecked: the version is compared, but the affected-row
 //     count is discarded: the sql.Result or pgconn.CommandTag ignored, a
 //     sqlc :execrows count ignored or the query declared :exec, GORM's

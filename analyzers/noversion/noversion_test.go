@@ -25,6 +25,7 @@ var fixtures = []string{
 	"./noversion/gorpdocs",   // gorp Update of a table registered with SetVersionCol, and raw Exec beside it
 	"./noversion/xormdocs",   // xorm Update of a bean with a version tag: the count dropped, a map bean, NoVersionCheck, raw Exec
 	"./noversion/gopgdocs",   // go-pg Update with Set, Value and Where; raw ExecOne and Exec; versioned by the package's own compare-and-bump
+	"./noversion/goqudocs",   // goqu Update with Set(goqu.Record) and Where, run by its executor or database/sql
 }
 
 func Test(t *testing.T) {
@@ -53,5 +54,5 @@ func TestMessages(t *testing.T) {
 			}
 		}
 	}
-	assert.Equal(t, map[string]int{"noversion/predicate": 22, "noversion/unchecked": 13}, counts)
+	assert.Equal(t, map[string]int{"noversion/predicate": 25, "noversion/unchecked": 14}, counts)
 }

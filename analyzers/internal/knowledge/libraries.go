@@ -16,6 +16,7 @@ var libraries = []library{
 	squirrel,
 	gorp,
 	xorm,
+	goqu,
 	// Network.
 	netHTTP,
 	resty,
