@@ -3,7 +3,6 @@ package checkinsert
 import (
 	_ "embed"
 	"fmt"
-	"go/token"
 	"go/types"
 	"strings"
 
@@ -34,24 +33,10 @@ var Analyzer = &analysis.Analyzer{
 }
 
 func run(pass *analysis.Pass) (any, error) {
-	res, _ := pass.ResultOf[ops.Analyzer].(*ops.Result)
-	defer res.Release(pass) // its SSA can go once every analyzer using it is done
-	if report.IllTyped(pass) {
-		return nil, nil
-	}
 	sch, _ := pass.ResultOf[schema.Analyzer].(*schema.Schema)
-	r := report.New(pass)
-	if res != nil {
-		for _, fn := range res.Funcs {
-			end := token.NoPos
-			if syntax := fn.Syntax(); syntax != nil {
-				end = syntax.End()
-			}
-			r.Func(ops.FuncName(fn), fn.Pos(), end, func() { check(r, res, sch, fn) })
-		}
-	}
-	r.Finish()
-	return nil, nil
+	return ops.Analyze(pass, func(r *report.Reporter, res *ops.Result) func(*ssa.Function) {
+		return func(fn *ssa.Function) { check(r, res, sch, fn) }
+	})
 }
 
 // check reports, in fn, each insert that runs on the path where a lookup

@@ -3,7 +3,6 @@ package lockacrosscall
 import (
 	_ "embed"
 	"fmt"
-	"go/token"
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ssa"
@@ -30,23 +29,9 @@ var Analyzer = &analysis.Analyzer{
 }
 
 func run(pass *analysis.Pass) (any, error) {
-	res, _ := pass.ResultOf[ops.Analyzer].(*ops.Result)
-	defer res.Release(pass) // its SSA can go once every analyzer using it is done
-	if report.IllTyped(pass) {
-		return nil, nil
-	}
-	r := report.New(pass)
-	if res != nil {
-		for _, fn := range res.Funcs {
-			end := token.NoPos
-			if syntax := fn.Syntax(); syntax != nil {
-				end = syntax.End()
-			}
-			r.Func(ops.FuncName(fn), fn.Pos(), end, func() { check(r, res, fn) })
-		}
-	}
-	r.Finish()
-	return nil, nil
+	return ops.Analyze(pass, func(r *report.Reporter, res *ops.Result) func(*ssa.Function) {
+		return func(fn *ssa.Function) { check(r, res, fn) }
+	})
 }
 
 // check reports, in fn, each network call that some path reaches from a

@@ -35,30 +35,16 @@ var Analyzer = &analysis.Analyzer{
 }
 
 func run(pass *analysis.Pass) (any, error) {
-	res, _ := pass.ResultOf[ops.Analyzer].(*ops.Result)
-	defer res.Release(pass) // its SSA can go once every analyzer using it is done
-	if report.IllTyped(pass) {
-		return nil, nil
-	}
 	sch, _ := pass.ResultOf[schema.Analyzer].(*schema.Schema)
 	cfg, _ := pass.ResultOf[config.Analyzer].(*config.Config)
 	versionColumn := config.DefaultVersionColumn
 	if cfg != nil && cfg.VersionColumn != "" {
 		versionColumn = cfg.VersionColumn
 	}
-	r := report.New(pass)
-	if res != nil {
+	return ops.Analyze(pass, func(r *report.Reporter, res *ops.Result) func(*ssa.Function) {
 		vs := res.Versioning(sch, cfg)
-		for _, fn := range res.Funcs {
-			end := token.NoPos
-			if syntax := fn.Syntax(); syntax != nil {
-				end = syntax.End()
-			}
-			r.Func(ops.FuncName(fn), fn.Pos(), end, func() { check(pass, r, res, sch, vs, versionColumn, fn) })
-		}
-	}
-	r.Finish()
-	return nil, nil
+		return func(fn *ssa.Function) { check(pass, r, res, sch, vs, versionColumn, fn) }
+	})
 }
 
 // check reports each write of fn whose value derives from the same

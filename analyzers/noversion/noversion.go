@@ -3,7 +3,6 @@ package noversion
 import (
 	_ "embed"
 	"fmt"
-	"go/token"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
@@ -47,39 +46,21 @@ type write struct {
 }
 
 func run(pass *analysis.Pass) (any, error) {
-	res, _ := pass.ResultOf[ops.Analyzer].(*ops.Result)
-	defer res.Release(pass) // its SSA can go once every analyzer using it is done
-	if report.IllTyped(pass) {
-		return nil, nil
-	}
 	sch, _ := pass.ResultOf[schema.Analyzer].(*schema.Schema)
 	cfg, _ := pass.ResultOf[config.Analyzer].(*config.Config)
-	r := report.New(pass)
-	if res != nil && sch != nil {
+	return ops.Analyze(pass, func(r *report.Reporter, res *ops.Result) func(*ssa.Function) {
+		if sch == nil {
+			return nil
+		}
 		vs := res.Versioning(sch, cfg)
-		for _, fn := range res.Funcs {
-			var ws []*write
+		return func(fn *ssa.Function) {
 			for _, u := range res.Updates(fn) {
 				if w := resolve(vs, fn, u); w != nil {
-					ws = append(ws, w)
-				}
-			}
-			if len(ws) == 0 {
-				continue
-			}
-			end := token.NoPos
-			if syntax := fn.Syntax(); syntax != nil {
-				end = syntax.End()
-			}
-			r.Func(ops.FuncName(fn), fn.Pos(), end, func() {
-				for _, w := range ws {
 					check(r, res, w)
 				}
-			})
+			}
 		}
-	}
-	r.Finish()
-	return nil, nil
+	})
 }
 
 // resolve names the table of an update and its version column; nil when

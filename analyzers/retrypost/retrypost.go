@@ -2,9 +2,9 @@ package retrypost
 
 import (
 	_ "embed"
-	"go/token"
 
 	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/ssa"
 
 	// The libraries' hooks, registered with ops (dialect.Dialect.Ops).
 	_ "github.com/idemlint/idemlint/analyzers/internal/dialect"
@@ -32,32 +32,18 @@ var Analyzer = &analysis.Analyzer{
 const fix = "derive the key once from the business operation and send it on every attempt, or do not retry"
 
 func run(pass *analysis.Pass) (any, error) {
-	res, _ := pass.ResultOf[ops.Analyzer].(*ops.Result)
-	defer res.Release(pass) // its SSA can go once every analyzer using it is done
-	if report.IllTyped(pass) {
-		return nil, nil
-	}
-	r := report.New(pass)
-	if res != nil {
-		for _, fn := range res.Funcs {
-			end := token.NoPos
-			if syntax := fn.Syntax(); syntax != nil {
-				end = syntax.End()
+	return ops.Analyze(pass, func(r *report.Reporter, res *ops.Result) func(*ssa.Function) {
+		return func(fn *ssa.Function) {
+			for _, f := range res.RetryFindings(fn) {
+				r.Report(report.Finding{
+					Pos:     f.Pos,
+					Rule:    f.Rule,
+					Message: message(f),
+					Related: []analysis.RelatedInformation{{Pos: f.RetryPos, Message: "the retry: " + f.Retry}},
+				})
 			}
-			r.Func(ops.FuncName(fn), fn.Pos(), end, func() {
-				for _, f := range res.RetryFindings(fn) {
-					r.Report(report.Finding{
-						Pos:     f.Pos,
-						Rule:    f.Rule,
-						Message: message(f),
-						Related: []analysis.RelatedInformation{{Pos: f.RetryPos, Message: "the retry: " + f.Retry}},
-					})
-				}
-			})
 		}
-	}
-	r.Finish()
-	return nil, nil
+	})
 }
 
 func message(f ops.RetryFinding) string {
