@@ -108,9 +108,12 @@ func resolve(sch *schema.Schema, op *ops.RowOp) *ops.RowOp {
 	if op.Model == nil {
 		return op
 	}
-	table, ok := sch.Table(op.Model)
-	if !ok || table == "" {
-		return nil
+	table := op.Table // named by the operation itself (GORM's Table("t"))
+	if table == "" {
+		var ok bool
+		if table, ok = sch.Table(op.Model); !ok || table == "" {
+			return nil
+		}
 	}
 	out := *op
 	out.Table = table

@@ -82,7 +82,7 @@ func gopgRow(site knowledge.Site) *ops.RowOp {
 	op.Table = table
 	if op.Kind == ops.Insert || wherePK {
 		pks := gopgPKs(t)
-		for _, k := range gopgModelKeys(model) {
+		for _, k := range ops.ModelKeys(model) {
 			col, ok := columnOf(k.Field)
 			if ok && (op.Kind == ops.Insert || containsFold(pks, col)) {
 				op.Keys = append(op.Keys, ops.KeyValue{Column: col, Value: k.Value})
@@ -98,45 +98,6 @@ func gopgRow(site knowledge.Site) *ops.RowOp {
 		op.Desc = "the go-pg insert into " + table
 	}
 	return op
-}
-
-// gopgModelKeys returns the fields of a model with the values they hold:
-// those a composite literal sets (ops.StructKeys), or, for a model the
-// function was given (the caller's struct inserted as it is), the fields
-// it reads from the model and never stores, each with the value read.
-func gopgModelKeys(model ssa.Value) []ops.KeyValue {
-	if keys := ops.StructKeys(model); keys != nil {
-		return keys
-	}
-	model = ssaval.Unwrap(model)
-	refs := model.Referrers()
-	if refs == nil {
-		return nil
-	}
-	var keys []ops.KeyValue
-	for _, ref := range *refs {
-		fa, ok := ref.(*ssa.FieldAddr)
-		if !ok || fa.X != model {
-			continue
-		}
-		f := ssaval.FieldOf(fa)
-		if f == nil {
-			continue
-		}
-		var load ssa.Value
-		for _, use := range *fa.Referrers() {
-			switch u := use.(type) {
-			case *ssa.Store:
-				return nil // the function changes the model: which value is inserted is not this read
-			case *ssa.UnOp:
-				load = u
-			}
-		}
-		if load != nil {
-			keys = append(keys, ops.KeyValue{Field: f.Name(), Value: load})
-		}
-	}
-	return keys
 }
 
 // gopgSingle reports whether a model is a pointer to one struct (not to a

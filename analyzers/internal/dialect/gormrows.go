@@ -3,6 +3,7 @@ package dialect
 import (
 	"go/token"
 	"go/types"
+	"strings"
 
 	"golang.org/x/tools/go/ssa"
 
@@ -64,9 +65,9 @@ func gormRow(site knowledge.Site) *ops.RowOp {
 	case ops.Insert:
 		model := site.RoleArg(knowledge.Model)
 		op.Model = ops.ModelType(model)
-		op.Keys = ops.StructKeys(model)
+		op.Keys = ops.ModelKeys(model)
 	}
-	if !gormChain(op, site.Receiver()) || op.Model == nil || len(op.Keys) == 0 {
+	if !gormChain(op, site.Receiver()) || (op.Model == nil && op.Table == "") || len(op.Keys) == 0 {
 		return nil
 	}
 	op.Desc = "the GORM " + name
@@ -114,9 +115,10 @@ func gormConds(op *ops.RowOp, conds []ssa.Value) bool {
 }
 
 // gormChain walks the builder chain of a finisher: Where steps add keys,
-// Model names the model, Clauses with an OnConflict makes a Create
-// idempotent. False on a step that changes what is read in ways not
-// followed (Raw, Joins, Or, Not, Table, Scopes).
+// Model names the model, Table the table (gormTable), Clauses with an
+// OnConflict makes a Create idempotent. False on a step that changes
+// what is read in ways not followed (Raw, Joins, Or, Not, Scopes, a table
+// not known).
 func gormChain(op *ops.RowOp, v ssa.Value) bool {
 	return gormSteps(v, func(step knowledge.Site) bool {
 		switch step.Row.Func.Name {
@@ -142,6 +144,10 @@ func gormChain(op *ops.RowOp, v ssa.Value) bool {
 		case "Model":
 			if op.Model == nil {
 				op.Model = ops.ModelType(step.RoleArg(knowledge.Model))
+			}
+		case "Table":
+			if !gormTable(op, step) {
+				return false
 			}
 		case "Clauses", "G":
 			if j, ok := step.Row.Param(knowledge.Clauses); ok {
@@ -192,7 +198,7 @@ func genericRow(site knowledge.Site) (types.Type, []ops.KeyValue) {
 		return nil, nil
 	}
 	op := &ops.RowOp{Model: model}
-	if !gormChain(op, site.Receiver()) || len(op.Keys) == 0 {
+	if !gormChain(op, site.Receiver()) || op.Table != "" || len(op.Keys) == 0 {
 		return nil, nil
 	}
 	return model, op.Keys
@@ -271,4 +277,32 @@ func gormGenericWrite(call *ssa.Call, site knowledge.Site) *ops.ColumnWrite {
 	}
 	return &ops.ColumnWrite{Instr: call, Model: model, Column: col, Value: ssaval.Unwrap(site.RoleArg(knowledge.Value)),
 		Keys: keys, Handle: ops.Root(site.Receiver()), Lib: gormV2.lib, Desc: ops.CalleeName(site)}
+}
+
+// gormTable reads a Table step: a constant names the table (op.Table);
+// Table(m.TableName()), the TableName method of GORM's Tabler interface
+// on a model, names the model's own table (op.Model, if the chain names
+// none). False for any other table, not known here.
+func gormTable(op *ops.RowOp, step knowledge.Site) bool {
+	arg := step.RoleArg(knowledge.SQL)
+	if name, ok := ssaval.ConstString(arg); ok {
+		op.Table = name
+		return name != "" && !strings.ContainsAny(name, " ()")
+	}
+	call, ok := ssaval.Unwrap(arg).(*ssa.Call)
+	if !ok {
+		return false
+	}
+	callee := call.Common().StaticCallee()
+	if callee == nil || callee.Signature.Recv() == nil || callee.Name() != "TableName" || len(call.Common().Args) != 1 {
+		return false
+	}
+	model := ops.ModelTypeOf(callee.Signature.Recv().Type())
+	if model == nil {
+		return false
+	}
+	if op.Model == nil {
+		op.Model = model
+	}
+	return types.Identical(op.Model, model)
 }

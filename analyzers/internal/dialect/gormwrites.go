@@ -29,8 +29,8 @@ func gormRead(call *ssa.Call, site knowledge.Site) *ops.ColumnRead {
 		return nil
 	}
 	op := &ops.RowOp{Model: model}
-	if !gormChain(op, site.Receiver()) {
-		return nil
+	if !gormChain(op, site.Receiver()) || op.Table != "" {
+		return nil // a Table("t") of the chain is not followed to the model's columns
 	}
 	rd := &ops.ColumnRead{Instr: call, Model: model, ModelAddr: addr, Keys: op.Keys, Lib: api.lib, Desc: ops.CalleeName(site)}
 	if recv := site.Receiver(); recv != nil {
@@ -53,7 +53,7 @@ func gormWrites(fn *ssa.Function, call *ssa.Call, site knowledge.Site) []*ops.Co
 	}
 	op := &ops.RowOp{}
 	modelAddr := gormModelAddr(site.Receiver())
-	if !gormChain(op, site.Receiver()) {
+	if !gormChain(op, site.Receiver()) || op.Table != "" {
 		return nil
 	}
 	// A Where step on an update of a loaded model adds to its primary

@@ -35,7 +35,12 @@ func ModelType(v ssa.Value) types.Type {
 	if v == nil {
 		return nil
 	}
-	t := ssaval.Unwrap(v).Type()
+	return ModelTypeOf(ssaval.Unwrap(v).Type())
+}
+
+// ModelTypeOf returns the named struct type t is, or points to, or holds
+// the elements of (*T, []T, []*T), or nil.
+func ModelTypeOf(t types.Type) types.Type {
 	if p, ok := t.Underlying().(*types.Pointer); ok {
 		t = p.Elem()
 	}
@@ -91,6 +96,63 @@ func StructKeys(v ssa.Value) []KeyValue {
 		keys = []KeyValue{}
 	}
 	return keys
+}
+
+// ModelKeys returns the fields of a model an insert writes, with the
+// values they hold: those a composite literal or the function stores
+// (StructKeys), or, for a model the function was given (a pointer
+// parameter, or a value copied whole into a local, as a value receiver
+// is), the fields it reads from the model and never stores, each with the
+// value read: the caller's struct inserted as it is. Fields promoted from
+// embedded structs count under their own names, as the ORMs flatten them.
+func ModelKeys(model ssa.Value) []KeyValue {
+	if keys := StructKeys(model); len(keys) > 0 {
+		return keys
+	}
+	var keys []KeyValue
+	if !readFields(ssaval.Unwrap(model), 0, &keys) {
+		return nil
+	}
+	return keys
+}
+
+// readFields adds the fields of the struct at addr that the function
+// loads, recursing into embedded structs; false when it stores one (which
+// value is inserted is then not the one read).
+func readFields(addr ssa.Value, depth int, keys *[]KeyValue) bool {
+	refs := addr.Referrers()
+	if refs == nil || depth > 4 {
+		return true
+	}
+	for _, ref := range *refs {
+		fa, ok := ref.(*ssa.FieldAddr)
+		if !ok || fa.X != addr {
+			continue
+		}
+		f := ssaval.FieldOf(fa)
+		if f == nil {
+			continue
+		}
+		if _, isStruct := f.Type().Underlying().(*types.Struct); isStruct && f.Embedded() {
+			if !readFields(fa, depth+1, keys) {
+				return false
+			}
+			continue
+		}
+		var load ssa.Value
+		for _, use := range *fa.Referrers() {
+			switch u := use.(type) {
+			case *ssa.Store:
+				return false
+			case *ssa.UnOp:
+				load = u
+			}
+		}
+		if load != nil {
+			*keys = append(*keys, KeyValue{Field: f.Name(), Value: load})
+		}
+	}
+	return true
 }
 
 // qualifiedType names a named type "pkg/path.Name" for facts.
