@@ -94,7 +94,7 @@ func check(pass *analysis.Pass, r *report.Reporter, res *ops.Result, sch *schema
 // the row rd read that w's value derives from; nil when there is none.
 func match(sch *schema.Schema, rd *ops.ColumnRead, w *ops.ColumnWrite) (string, *ssa.UnOp) {
 	switch {
-	case rd.ModelAddr != nil && w.ModelAddr != nil:
+	case rd.ModelAddr != nil && w.ModelAddr != nil && !w.Keyed:
 		if !ops.SameAddr(rd.ModelAddr, w.ModelAddr) {
 			return "", nil
 		}
@@ -126,11 +126,13 @@ func match(sch *schema.Schema, rd *ops.ColumnRead, w *ops.ColumnWrite) (string, 
 			return ok && strings.EqualFold(c, col)
 		})
 		return col, load
-	case rd.Model != nil && w.Model != nil && w.ModelAddr == nil && rd.ModelAddr != nil && (w.Column != "" || w.Field != ""):
-		// GORM generics: a row read as a T value (or a local holding
-		// it), a column of the same model's row written by Where keys
-		// (Update's column, or a field of Updates' struct).
-		if !types.Identical(rd.Model, w.Model) || !sameRow(rd.Keys, w.Keys) {
+	case rd.Model != nil && w.Model != nil && (w.ModelAddr == nil || w.Keyed) && rd.ModelAddr != nil && (w.Column != "" || w.Field != ""):
+		// A row read into a model (or, with GORM generics, as a T value
+		// or a local holding it), a column of the same model's row
+		// written by Where keys (Update's column, a field of Updates'
+		// struct, through a fresh &T{}): the keys pin the same values, or
+		// the read row's own key column.
+		if !types.Identical(rd.Model, w.Model) || !(sameRow(rd.Keys, w.Keys) || keyedByRow(sch, rd, w.Keys)) {
 			return "", nil
 		}
 		col := w.Column
@@ -191,6 +193,30 @@ func match(sch *schema.Schema, rd *ops.ColumnRead, w *ops.ColumnWrite) (string, 
 		return w.Column, load
 	}
 	return "", nil
+}
+
+// keyedByRow reports whether a key column of the write is pinned to the
+// read row's own value of that column (Where("id = ?", p.ID) after p was
+// read): the write is of the row read, whatever the read's keys were.
+func keyedByRow(sch *schema.Schema, rd *ops.ColumnRead, keys []ops.KeyValue) bool {
+	for _, k := range keys {
+		load, ok := k.Value.(*ssa.UnOp)
+		if !ok || load.Op != token.MUL {
+			continue
+		}
+		fa, ok := load.X.(*ssa.FieldAddr)
+		if !ok || !ops.SameAddr(fa.X, rd.ModelAddr) {
+			continue
+		}
+		f := ssaval.FieldOf(fa)
+		if f == nil {
+			continue
+		}
+		if c, ok := sch.Column(rd.Model, f.Name()); ok && strings.EqualFold(c, k.Column) {
+			return true
+		}
+	}
+	return false
 }
 
 // pinsVersion reports whether the write's WHERE pins the version column:

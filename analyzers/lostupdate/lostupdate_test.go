@@ -19,6 +19,7 @@ var fixtures = []string{
 	"./lostupdate/gormgen",      // GORM generics: First, then Update of the same row
 	"./lostupdate/entsvc",       // ent: Get or Only, then UpdateOneID or the entity's Update with SetX
 	"./lostupdate/bank",         // sqlc: a :one query, then an UPDATE method whose params carry the value
+	"./lostupdate/gormkeyed",    // GORM: read into one model, written through a fresh Model(&T{}) pinned by Where to the same key or the read row's id
 	"./lostupdate/gormv1wallet", // GORM v1 (jinzhu/gorm): First then Save or Update; gorm.Expr and Set("gorm:query_option", "FOR UPDATE") silent
 	"./lostupdate/sqwallet",     // squirrel-built SELECT then UPDATE Set of a value computed in Go; sq.Expr and Suffix("FOR UPDATE") silent
 	"./lostupdate/walletrepo",   // pgx reached through a wrapper's field, in a package that imports no database library
@@ -55,5 +56,5 @@ func TestRelated(t *testing.T) {
 			assert.Contains(t, d.Related[0].Message, "the read: ")
 		}
 	}
-	assert.Equal(t, 58, n)
+	assert.Equal(t, 61, n)
 }

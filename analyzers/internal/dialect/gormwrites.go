@@ -3,6 +3,7 @@ package dialect
 import (
 	"go/constant"
 	"go/types"
+	"strings"
 
 	"golang.org/x/tools/go/ssa"
 
@@ -91,6 +92,7 @@ func gormWrites(fn *ssa.Function, call *ssa.Call, site knowledge.Site) []*ops.Co
 		}
 		w := base
 		w.Model, w.ModelAddr, w.Column, w.Value = ops.ModelType(modelAddr), modelAddr, col, val
+		keyedWrite(&w, site.Receiver(), modelAddr)
 		if bin, ok := val.(*ssa.BinOp); ok && (bin.Op.String() == "+" || bin.Op.String() == "-") {
 			w.Delta, w.DeltaOp = bin.Y, bin.Op.String()
 		}
@@ -112,11 +114,41 @@ func gormWrites(fn *ssa.Function, call *ssa.Call, site knowledge.Site) []*ops.Co
 			}
 			w := base
 			w.Model, w.ModelAddr, w.Column, w.Value = ops.ModelType(modelAddr), modelAddr, constant.StringVal(k.Value), ssaval.Unwrap(up.Value)
+			keyedWrite(&w, site.Receiver(), modelAddr)
 			out = append(out, &w)
 		}
 		return out
 	}
 	return nil
+}
+
+// keyedWrite marks a write whose Model is a fresh &T{} (zeroModel): GORM
+// writes the row its Where steps pin, so the write is Keyed, and guarded
+// only when a Where compares more than other columns equal to bound
+// values (a compare-and-set on the written column, a range, an OR).
+func keyedWrite(w *ops.ColumnWrite, chain, modelAddr ssa.Value) {
+	if !zeroModel(modelAddr) || len(w.Keys) == 0 {
+		return
+	}
+	w.Keyed, w.Guarded = true, false
+	gormSteps(chain, func(step knowledge.Site) bool {
+		if step.Row.Func.Name != "Where" {
+			return true
+		}
+		text, ok := ssaval.ConstString(step.RoleArg(knowledge.Cond))
+		c := sqltext.ParseCondition(text)
+		if !ok || c == nil || c.Unknown {
+			w.Guarded = true
+			return false
+		}
+		for _, cmp := range c.Comparisons {
+			if !cmp.Conjunct || !cmp.Equality() || strings.EqualFold(cmp.Column.Name, w.Column) {
+				w.Guarded = true
+				return false
+			}
+		}
+		return true
+	})
 }
 
 // gormModelAddr returns the model pointer given to Model in the chain v,

@@ -71,6 +71,11 @@ type ColumnWrite struct {
 	// understood; for GORM and bun, when a loaded model's update has a
 	// Where step. A version column among Keys is the caller's to check.
 	Guarded bool
+	// Keyed is set when the row written is the one the write's keys pin,
+	// not its model's: a fresh &T{} given to GORM's Model with the row
+	// chosen by Where. Its Guarded then says whether the WHERE compares
+	// anything but other columns equal to bound values.
+	Keyed bool
 	// Delta is, for GORM Update("c", m.F+d) and Update("c", m.F-d), the
 	// delta and its sign (Op "+" or "-"); nil otherwise.
 	Delta   ssa.Value
