@@ -197,26 +197,45 @@ func match(sch *schema.Schema, rd *ops.ColumnRead, w *ops.ColumnWrite) (string, 
 
 // keyedByRow reports whether a key column of the write is pinned to the
 // read row's own value of that column (Where("id = ?", p.ID) after p was
-// read): the write is of the row read, whatever the read's keys were.
+// read, the field promoted from an embedded struct too): the write is of
+// the row read, whatever the read's keys were.
 func keyedByRow(sch *schema.Schema, rd *ops.ColumnRead, keys []ops.KeyValue) bool {
 	for _, k := range keys {
-		load, ok := k.Value.(*ssa.UnOp)
-		if !ok || load.Op != token.MUL {
-			continue
-		}
-		fa, ok := load.X.(*ssa.FieldAddr)
-		if !ok || !ops.SameAddr(fa.X, rd.ModelAddr) {
-			continue
-		}
-		f := ssaval.FieldOf(fa)
-		if f == nil {
-			continue
-		}
-		if c, ok := sch.Column(rd.Model, f.Name()); ok && strings.EqualFold(c, k.Column) {
-			return true
+		if f := rowField(k.Value, rd.ModelAddr); f != nil {
+			if c, ok := sch.Column(rd.Model, f.Name()); ok && strings.EqualFold(c, k.Column) {
+				return true
+			}
 		}
 	}
 	return false
+}
+
+// rowField returns the field of the model at addr that v is a load of,
+// looking through embedded structs, or nil.
+func rowField(v, addr ssa.Value) *types.Var {
+	load, ok := v.(*ssa.UnOp)
+	if !ok || load.Op != token.MUL {
+		return nil
+	}
+	fa, ok := load.X.(*ssa.FieldAddr)
+	if !ok {
+		return nil
+	}
+	f, base := ssaval.FieldOf(fa), fa.X
+	for range 4 {
+		if ops.SameAddr(base, addr) {
+			return f
+		}
+		outer, ok := base.(*ssa.FieldAddr)
+		if !ok {
+			return nil
+		}
+		if of := ssaval.FieldOf(outer); of == nil || !of.Embedded() {
+			return nil
+		}
+		base = outer.X
+	}
+	return nil
 }
 
 // pinsVersion reports whether the write's WHERE pins the version column:

@@ -56,5 +56,5 @@ func TestRelated(t *testing.T) {
 			assert.Contains(t, d.Related[0].Message, "the read: ")
 		}
 	}
-	assert.Equal(t, 61, n)
+	assert.Equal(t, 63, n)
 }

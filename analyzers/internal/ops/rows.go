@@ -764,6 +764,13 @@ func keyOf(v ssa.Value) valKey {
 				v = x.X
 				continue
 			}
+		case *ssa.FieldAddr:
+			// A field of an embedded struct: &v.Embedded, then .F.
+			if f := ssaval.FieldOf(x); f != nil {
+				path = append([]string{f.Name()}, path...)
+				v = x.X
+				continue
+			}
 		case *ssa.UnOp:
 			if x.Op.String() == "*" {
 				if fa, ok := x.X.(*ssa.FieldAddr); ok {
