@@ -1,7 +1,10 @@
 package ops
 
 import (
+	"fmt"
+	"go/constant"
 	"go/types"
+	"strings"
 
 	"golang.org/x/tools/go/ssa"
 
@@ -264,4 +267,93 @@ func calleeFuncName(fn *ssa.Function) string {
 		return funcName(obj)
 	}
 	return FuncName(fn)
+}
+
+// sqlcRow classifies a call of a sqlc-generated method by its SQL, its
+// placeholders bound to the call's arguments (or their fields).
+func sqlcRow(call ssa.CallInstruction, callee *ssa.Function, q *knowledge.SQLCQuery) []*RowOp {
+	if q.Dynamic {
+		return nil
+	}
+	stmt := sqltext.Parse(q.SQL)
+	args := call.Common().Args
+	off := 0
+	if callee.Signature.Recv() != nil {
+		off = 1
+	}
+	bind := func(p sqltext.Placeholder) ssa.Value {
+		if p.Named() || p.Position < 1 || p.Position > len(q.Binds) {
+			return nil
+		}
+		b := q.Binds[p.Position-1]
+		if b.Param < 0 || b.Each || b.Param+off >= len(args) {
+			return nil
+		}
+		v := args[b.Param+off]
+		if b.Field != "" {
+			return fieldValue(v, b.Field)
+		}
+		return v
+	}
+	op := StatementRow(stmt, bind)
+	if op == nil {
+		return nil
+	}
+	op.Lib, op.FromLibrary, op.NilResult = "sqlc", true, -1
+	switch {
+	case q.Handle >= 0 && q.Handle+off < len(args):
+		op.Handle = Root(args[q.Handle+off])
+	case off == 1 && len(args) > 0:
+		op.Handle = Root(args[0])
+	}
+	if op.Kind == Lookup {
+		op.Desc = fmt.Sprintf("the lookup of %s by %s (sqlc %s)", op.Table, strings.Join(op.KeyColumns(), ", "), q.Name)
+	} else {
+		op.Desc = fmt.Sprintf("the INSERT into %s (sqlc %s)", op.Table, q.Name)
+	}
+	return []*RowOp{op}
+}
+
+// sqlcOwnRow makes the lookup or insert of a sqlc-generated method from
+// its own query, its placeholders bound to its parameters: refs maps the
+// stand-in value of each bound parameter (or field) to it. A :one lookup
+// returns the driver's not-found error as it is.
+func sqlcOwnRow(fn *ssa.Function, q *knowledge.SQLCQuery, refs map[ssa.Value]ParamRef) []*RowOp {
+	if q.Dynamic {
+		return nil
+	}
+	off := 0
+	if fn.Signature.Recv() != nil {
+		off = 1
+	}
+	bind := func(p sqltext.Placeholder) ssa.Value {
+		if p.Named() || p.Position < 1 || p.Position > len(q.Binds) {
+			return nil
+		}
+		b := q.Binds[p.Position-1]
+		if b.Param < 0 || b.Each || b.Param+off >= len(fn.Params) {
+			return nil
+		}
+		v := ssa.Value(fn.Params[b.Param+off])
+		if b.Field != "" {
+			v = ssa.NewConst(constant.MakeString(b.Field), types.Typ[types.String])
+		}
+		refs[v] = ParamRef{Param: b.Param + off, Field: b.Field}
+		return v
+	}
+	op := StatementRow(sqltext.Parse(q.SQL), bind)
+	if op == nil {
+		return nil
+	}
+	op.Lib, op.NilResult = "sqlc", -1
+	op.Propagates = op.Kind == Lookup && q.Cmd == ":one"
+	if op.Kind == Lookup {
+		op.Desc = fmt.Sprintf("the lookup of %s by %s (sqlc %s)", op.Table, strings.Join(op.KeyColumns(), ", "), q.Name)
+	} else {
+		op.Desc = fmt.Sprintf("the INSERT into %s (sqlc %s)", op.Table, q.Name)
+	}
+	if q.Handle >= 0 && q.Handle+off < len(fn.Params) {
+		op.Handle = fn.Params[q.Handle+off]
+	}
+	return []*RowOp{op}
 }

@@ -99,3 +99,19 @@ func serializableOptions(v ssa.Value) bool {
 	}
 	return false
 }
+
+// Serializable reports whether the transaction root was begun with the
+// SERIALIZABLE isolation level (sql.TxOptions{Isolation:
+// sql.LevelSerializable}, pgx.TxOptions{IsoLevel: pgx.Serializable}).
+func Serializable(root ssa.Value) bool {
+	call, ok := root.(*ssa.Call)
+	if !ok {
+		return false
+	}
+	site, ok := knowledge.Resolve(call.Common())
+	if !ok || site.Row == nil || site.Row.Kind != knowledge.Begin {
+		return false
+	}
+	opts := site.RoleArg(knowledge.TxOptions)
+	return opts != nil && serializableOptions(opts)
+}

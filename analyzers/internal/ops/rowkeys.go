@@ -1,0 +1,177 @@
+package ops
+
+import (
+	"fmt"
+	"go/token"
+	"go/types"
+	"strings"
+
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/idemlint/idemlint/analyzers/internal/ssaval"
+)
+
+// Which Go value a key is: the values bound to a lookup's predicate and an
+// insert's columns, compared through fields, embedded structs and
+// variables stored once.
+
+// A valKey identifies a key value: a base value and a path of field
+// names, so that two loads of req.Email are the same key.
+type valKey struct {
+	base ssa.Value
+	path []string
+}
+
+func (k valKey) String() string { return fmt.Sprintf("%p.%s", k.base, strings.Join(k.path, ".")) }
+
+// keyOf computes the key of a value, looking through conversions,
+// variables stored once, closure bindings and field selections.
+func keyOf(v ssa.Value) valKey {
+	var path []string
+	for i := 0; i < MaxTrace && v != nil; i++ {
+		switch x := v.(type) {
+		case *ssa.MakeInterface:
+			v = x.X
+			continue
+		case *ssa.ChangeType:
+			v = x.X
+			continue
+		case *ssa.Convert:
+			v = x.X
+			continue
+		case *ssa.FreeVar:
+			if b := binding(x); b != nil {
+				v = b
+				continue
+			}
+		case *ssa.Field:
+			st, ok := x.X.Type().Underlying().(*types.Struct)
+			if ok {
+				path = append([]string{st.Field(x.Field).Name()}, path...)
+				v = x.X
+				continue
+			}
+		case *ssa.FieldAddr:
+			// A field of an embedded struct: &v.Embedded, then .F.
+			if f := ssaval.FieldOf(x); f != nil {
+				path = append([]string{f.Name()}, path...)
+				v = x.X
+				continue
+			}
+		case *ssa.UnOp:
+			if x.Op.String() == "*" {
+				if fa, ok := x.X.(*ssa.FieldAddr); ok {
+					if f := ssaval.FieldOf(fa); f != nil {
+						path = append([]string{f.Name()}, path...)
+						v = fa.X
+						continue
+					}
+				}
+				if stored := storedOnce(x); stored != nil {
+					v = stored
+					continue
+				}
+			}
+		}
+		break
+	}
+	return valKey{base: v, path: path}
+}
+
+// SameKey reports whether two key values are the same value, or the same
+// field of one value.
+func SameKey(a, b ssa.Value) bool {
+	ka, kb := keyOf(a), keyOf(b)
+	if ka.base == nil || ka.base != kb.base || len(ka.path) != len(kb.path) {
+		return false
+	}
+	if _, isConst := ka.base.(*ssa.Const); isConst {
+		return false
+	}
+	for i := range ka.path {
+		if ka.path[i] != kb.path[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// keyParams maps key values onto fn's parameters (or their fields); ok is
+// false when none maps. Keys that map to nothing are dropped.
+func keyParams(fn *ssa.Function, keys []KeyValue) ([]ParamRef, bool) {
+	var refs []ParamRef
+	any := false
+	for _, k := range keys {
+		ref := ParamRef{Param: -1}
+		vk := keyOf(k.Value)
+		if p, ok := vk.base.(*ssa.Parameter); ok && p.Parent() == fn {
+			ref.Param = paramIndex(fn, p)
+			if len(vk.path) == 1 {
+				ref.Field = vk.path[0]
+			} else if len(vk.path) > 1 {
+				ref.Param = -1
+			}
+		}
+		if ref.Param >= 0 {
+			any = true
+		}
+		refs = append(refs, ref)
+	}
+	return refs, any
+}
+
+// fieldValue returns the value stored in field name of the struct value
+// v (a composite literal built in a local), or a synthetic key for the
+// field when the stores are not visible.
+func fieldValue(v ssa.Value, name string) ssa.Value {
+	// A struct value loaded from a local, or a pointer to a local
+	// (&Request{Title: t}).
+	alloc, ok := v.(*ssa.Alloc)
+	if load, isLoad := v.(*ssa.UnOp); isLoad && load.Op == token.MUL {
+		alloc, ok = load.X.(*ssa.Alloc)
+	}
+	if !ok {
+		return nil
+	}
+	var found ssa.Value
+	for _, alloc := range LiteralAllocs(alloc) {
+		for _, ref := range *alloc.Referrers() {
+			fa, ok := ref.(*ssa.FieldAddr)
+			if !ok {
+				continue
+			}
+			if f := ssaval.FieldOf(fa); f == nil || f.Name() != name {
+				continue
+			}
+			for _, use := range *fa.Referrers() {
+				if st, ok := use.(*ssa.Store); ok && st.Addr == fa {
+					if found != nil {
+						return nil
+					}
+					found = st.Val
+				}
+			}
+		}
+	}
+	return found
+}
+
+// literalAllocs returns alloc and the locals copied whole into it. Newer
+// go/ssa (the x/tools gopls v0.23.0 pins) builds a composite literal
+// assigned to an existing variable in a temporary and copies it
+// (c = T{F: v} is *c = *complit), so the field stores are the temporary's.
+func LiteralAllocs(alloc *ssa.Alloc) []*ssa.Alloc {
+	out := []*ssa.Alloc{alloc}
+	for _, ref := range *alloc.Referrers() {
+		st, ok := ref.(*ssa.Store)
+		if !ok || st.Addr != alloc {
+			continue
+		}
+		if load, ok := st.Val.(*ssa.UnOp); ok && load.Op == token.MUL {
+			if tmp, ok := load.X.(*ssa.Alloc); ok && tmp != alloc {
+				out = append(out, tmp)
+			}
+		}
+	}
+	return out
+}

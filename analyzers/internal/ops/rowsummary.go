@@ -1,0 +1,172 @@
+package ops
+
+import (
+	"go/types"
+
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/idemlint/idemlint/analyzers/internal/knowledge"
+	"github.com/idemlint/idemlint/analyzers/internal/ssaval"
+)
+
+// Lookups and inserts across calls: a helper's rows, as its summary says
+// them to its callers.
+
+// helperRows applies the lookups and inserts of a callee's summary to the
+// call's arguments.
+func (e *extractor) helperRows(call ssa.CallInstruction, callee *ssa.Function) []*RowOp {
+	fn := callee
+	if fn.Origin() != nil {
+		fn = fn.Origin()
+	}
+	s := e.summary(fn)
+	if s == nil || (len(s.Lookups) == 0 && len(s.Inserts) == 0) {
+		return nil
+	}
+	name := ""
+	if obj, ok := fn.Object().(*types.Func); ok {
+		name = funcName(obj)
+	}
+	args := call.Common().Args
+	arg := func(r ParamRef) ssa.Value {
+		if r.Param < 0 || r.Param >= len(args) {
+			return nil
+		}
+		if r.Field == "" {
+			return args[r.Param]
+		}
+		return fieldValue(args[r.Param], r.Field)
+	}
+	keys := func(cols, fields []string, params []ParamRef) []KeyValue {
+		var out []KeyValue
+		for i, c := range cols {
+			if v := arg(params[i]); v != nil {
+				kv := KeyValue{Column: c, Value: v}
+				if i < len(fields) {
+					kv.Field = fields[i]
+				}
+				out = append(out, kv)
+			}
+		}
+		return out
+	}
+	model := func(name string) types.Type {
+		pkg := ssaval.Pkg(fn)
+		if name == "" || pkg == nil {
+			return nil
+		}
+		return lookupType(pkg, name)
+	}
+	handle := func(i int) ssa.Value {
+		if i >= 0 && i < len(args) {
+			return Root(args[i])
+		}
+		return nil
+	}
+	var ops []*RowOp
+	for _, l := range s.Lookups {
+		ks := keys(l.Columns, l.Fields, l.Params)
+		if len(ks) == 0 || (l.Model != "" && model(l.Model) == nil) {
+			continue
+		}
+		ops = append(ops, &RowOp{Kind: Lookup, Table: l.Table, Model: model(l.Model), Keys: ks, Lib: l.Lib, Handle: handle(l.Handle),
+			Desc: l.Desc, Via: name, NilResult: l.NilResult, Sentinel: l.Sentinel, Propagates: l.Propagates,
+			FoundResult: l.FoundResult, HasFound: l.HasFound})
+	}
+	for _, in := range s.Inserts {
+		ks := keys(in.Columns, in.Fields, in.Params)
+		if len(ks) == 0 || (in.Model != "" && model(in.Model) == nil) {
+			continue
+		}
+		ops = append(ops, &RowOp{Kind: Insert, Table: in.Table, Model: model(in.Model), Keys: ks, Lib: in.Lib, Handle: handle(in.Handle),
+			Desc: in.Desc, Via: name, Conflict: in.Conflict, HandlesUnique: in.HandlesUnique, NilResult: -1})
+	}
+	return ops
+}
+
+// rowSummary adds to fn's summary the lookups and inserts keyed by its
+// parameters that its callers see: a lookup whose found-nothing answer
+// reaches the caller (a nil result, a sentinel error, the library's
+// error), an insert, and the error parameters it checks for a unique
+// violation.
+func (e *extractor) rowSummary(fn *ssa.Function, s *Summary) *Summary {
+	if fn.Signature.Recv() == nil && fn.Parent() != nil {
+		return s
+	}
+	if s == nil {
+		s = &Summary{}
+	}
+	rows := e.Rows(fn)
+	refs := map[ssa.Value]ParamRef{}
+	if q := knowledge.SQLC(fn); q != nil {
+		rows = append(rows, sqlcOwnRow(fn, q, refs)...)
+	}
+	for _, op := range rows {
+		params, ok := keyParams(fn, op.Keys)
+		if len(refs) > 0 {
+			params, ok = nil, false
+			for _, k := range op.Keys {
+				ref, found := refs[k.Value]
+				if !found {
+					ref = ParamRef{Param: -1}
+				}
+				ok = ok || found
+				params = append(params, ref)
+			}
+		}
+		if !ok {
+			continue
+		}
+		handle := -1
+		if p, isParam := op.Handle.(*ssa.Parameter); isParam {
+			handle = paramIndex(fn, p)
+		}
+		cols := op.KeyColumns()
+		var fields []string
+		for _, k := range op.Keys {
+			fields = append(fields, k.Field)
+		}
+		modelName := ""
+		if op.Model != nil {
+			if modelName = qualifiedType(op.Model); modelName == "" {
+				continue
+			}
+		}
+		switch op.Kind {
+		case Lookup:
+			if op.update {
+				continue
+			}
+			nilRes, sentinel, propagates := -1, "", op.Propagates
+			if !propagates {
+				nilRes, sentinel, propagates = e.lookupResult(fn, op)
+				if propagates && !op.FromLibrary && !op.Propagates {
+					// The error passed on is a helper's: its sentinel, if any.
+					propagates, sentinel = false, op.Sentinel
+				}
+			}
+			found, hasFound := -1, false
+			if nilRes < 0 && sentinel == "" {
+				found, hasFound = foundResult(fn, op)
+				if !hasFound && !propagates {
+					continue
+				}
+			}
+			s.Lookups = append(s.Lookups, LookupFact{FoundResult: found, HasFound: hasFound, Table: op.Table, Model: modelName, Columns: cols, Fields: fields, Params: params, Handle: handle,
+				Lib: op.Lib, Desc: op.Evidence(), NilResult: nilRes, Sentinel: sentinel, Propagates: propagates})
+		case Insert:
+			s.Inserts = append(s.Inserts, InsertFact{Table: op.Table, Model: modelName, Columns: cols, Fields: fields, Params: params, Handle: handle,
+				Lib: op.Lib, Desc: op.Evidence(), Conflict: op.Conflict,
+				HandlesUnique: op.HandlesUnique || e.ChecksUnique(fn, errOf(op.Instr))})
+		}
+	}
+	for i, p := range fn.Params {
+		if isErrorType(p.Type()) && e.ChecksUnique(fn, p) {
+			s.UniqueChecks = append(s.UniqueChecks, i)
+		}
+	}
+	if s.empty() {
+		return nil
+	}
+	return s
+}
