@@ -67,5 +67,5 @@ func TestRelated(t *testing.T) {
 			}
 		}
 	}
-	assert.Equal(t, map[string]int{"checkinsert/race": 67, "checkinsert/effect-before-claim": 4, "checkinsert/firstorcreate": 3}, counts)
+	assert.Equal(t, map[string]int{"checkinsert/race": 72, "checkinsert/effect-before-claim": 4, "checkinsert/firstorcreate": 3}, counts)
 }

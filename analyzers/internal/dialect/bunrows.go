@@ -91,7 +91,7 @@ func bunRow(site knowledge.Site) *ops.RowOp {
 	}
 	op.Table = table
 	if op.Kind == ops.Insert {
-		for _, k := range ops.StructKeys(model) {
+		for _, k := range ops.ModelKeys(model) {
 			if col := bunColumn(st, k.Field); col != "" {
 				op.Keys = append(op.Keys, ops.KeyValue{Column: col, Value: k.Value})
 			}

@@ -59,7 +59,7 @@ func gorpRow(site knowledge.Site) *ops.RowOp {
 		if model == nil {
 			return nil
 		}
-		for _, k := range ops.StructKeys(model) {
+		for _, k := range ops.ModelKeys(model) {
 			if col, ok := tab.column(k.Field); ok && tab.written(k.Field) {
 				op.Keys = append(op.Keys, ops.KeyValue{Column: col, Value: k.Value})
 			}

@@ -58,7 +58,7 @@ func xormRow(site knowledge.Site) *ops.RowOp {
 		if _, isSlice := ssaval.Unwrap(bean).Type().Underlying().(*types.Slice); isSlice {
 			return nil // a multi-row insert
 		}
-		for _, k := range ops.StructKeys(bean) {
+		for _, k := range ops.ModelKeys(bean) {
 			if col, ok := b.column(k.Field); ok {
 				op.Keys = append(op.Keys, ops.KeyValue{Column: col, Value: k.Value})
 			}
