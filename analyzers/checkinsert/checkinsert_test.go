@@ -24,6 +24,7 @@ var fixtures = []string{
 	"./checkinsert/ddlkeys",    // unique keys from a configured DDL file, in the message
 	"./checkinsert/categories", // a create helper taking a request struct; unique violations recognised by the driver's message
 	"./checkinsert/sqsvc",      // squirrel-built SQL (sq.Eq, written conditions, Suffix ON CONFLICT) run by database/sql
+	"./checkinsert/validators", // validators returning an error when the row exists (GORM, database/sql), the insert in the caller
 	"./checkinsert/gormtables", // GORM chains naming their table: Table("t") and Table(m.TableName()), Count without Model, the model inserted as given
 	"./checkinsert/gormv1svc",  // GORM v1 (jinzhu/gorm): First, RecordNotFound, Count; Set("gorm:insert_option")
 	"./checkinsert/gorpsvc",    // gorp SelectOne, SelectInt and Get, then Insert of the caller's struct; Exec ON CONFLICT
@@ -67,5 +68,5 @@ func TestRelated(t *testing.T) {
 			}
 		}
 	}
-	assert.Equal(t, map[string]int{"checkinsert/race": 72, "checkinsert/effect-before-claim": 4, "checkinsert/firstorcreate": 3}, counts)
+	assert.Equal(t, map[string]int{"checkinsert/race": 74, "checkinsert/effect-before-claim": 4, "checkinsert/firstorcreate": 3}, counts)
 }

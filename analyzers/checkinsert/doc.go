@@ -49,8 +49,10 @@
 // e})), or a call of a function whose body
 // does one and tells its caller that it found nothing: by returning nil
 // with a nil error, by returning an error variable of its own, by
-// returning the driver's error as it is or wrapped with %w, or by
-// returning a bool that is true when the row exists (through facts,
+// returning the driver's error as it is or wrapped with %w, by
+// returning a nil error only then (a validator that returns an error
+// when the row exists), or by returning a bool that is true when the row
+// exists (through facts,
 // across packages). "Found nothing" is errors.Is(err, sql.ErrNoRows /
 // pgx.ErrNoRows / gorm.ErrRecordNotFound / pg.ErrNoRows) or the helper's
 // own sentinel, a false exists result (xorm Get's has), ent's IsNotFound,

@@ -164,6 +164,11 @@ func notFoundTest(op *RowOp, cond ssa.Value, depth int) (int, bool) {
 	if op.HasFound && isResult(cond, op, op.FoundResult) {
 		return 1, true // if repo.Exists(...) { ... }
 	}
+	if op.NilErrNotFound {
+		if s, ok := errNilTest(op, cond); ok {
+			return s, true // if err := s.validate(...); err != nil { return err }
+		}
+	}
 	switch x := cond.(type) {
 	case *ssa.Phi:
 		return shortCircuitTest(op, x, depth)
@@ -664,6 +669,82 @@ func rowsAffected(op *RowOp, v ssa.Value) bool {
 		}
 		c, ok := recv.(*ssa.Call)
 		return ok && ssa.CallInstruction(c) == op.Instr
+	}
+	return false
+}
+
+// nilErrWhenNotFound reports whether fn's error result is nil exactly
+// when its lookup op found nothing: every return of a nil error lies in
+// a found-nothing block of op, and every other return's error is one that
+// cannot be nil (nonNilError). It is the shape of a validator that looks
+// the row up and returns an error when it exists.
+func nilErrWhenNotFound(fn *ssa.Function, op *RowOp) bool {
+	results := fn.Signature.Results()
+	if results.Len() == 0 || !isErrorType(results.At(results.Len()-1).Type()) {
+		return false
+	}
+	errIdx := results.Len() - 1
+	notFound := notFoundBlocks(op)
+	inNotFound := func(b *ssa.BasicBlock) bool {
+		for _, s := range notFound {
+			if s.Dominates(b) {
+				return true
+			}
+		}
+		return false
+	}
+	nilReturns := 0
+	for _, ret := range ssaval.Returns(fn) {
+		v := ret.Results[errIdx]
+		if c, ok := v.(*ssa.Const); ok && c.IsNil() {
+			if !inNotFound(ret.Block()) {
+				return false
+			}
+			nilReturns++
+			continue
+		}
+		if inNotFound(ret.Block()) || !nonNilError(v, ret.Block(), op) {
+			return false
+		}
+	}
+	return nilReturns > 0
+}
+
+// nonNilError reports whether the error v, returned in block b, cannot be
+// nil: a package-level error variable, what errors.New or fmt.Errorf
+// return, or op's own error where a test found it non-nil.
+func nonNilError(v ssa.Value, b *ssa.BasicBlock, op *RowOp) bool {
+	if globalOf(v) != nil {
+		return true
+	}
+	u := ssaval.Unwrap(v)
+	if ci, ok := u.(*ssa.ChangeInterface); ok {
+		u = ci.X
+	}
+	if call, ok := u.(*ssa.Call); ok {
+		if callee := call.Common().StaticCallee(); callee != nil {
+			switch pkg := ssaval.PkgPath(callee); {
+			case pkg == "errors" && callee.Name() == "New", pkg == "fmt" && callee.Name() == "Errorf":
+				return true
+			}
+		}
+	}
+	if !errFrom(v, op) {
+		return false
+	}
+	for _, tb := range b.Parent().Blocks {
+		if len(tb.Instrs) == 0 || len(tb.Succs) != 2 {
+			continue
+		}
+		ifi, ok := tb.Instrs[len(tb.Instrs)-1].(*ssa.If)
+		if !ok {
+			continue
+		}
+		if s, ok := errNilTest(op, ifi.Cond); ok {
+			if nonNil := tb.Succs[1-s]; len(nonNil.Preds) == 1 && nonNil.Dominates(b) {
+				return true
+			}
+		}
 	}
 	return false
 }

@@ -122,6 +122,10 @@ type RowOp struct {
 	// returns true in when it found the row (an exists helper).
 	FoundResult int
 	HasFound    bool
+	// NilErrNotFound is set for a helper's lookup whose error result is
+	// nil exactly when it found nothing: a validator that looks the row
+	// up and returns an error when it exists.
+	NilErrNotFound bool
 	// FromLibrary is set for a library call (its not-found error is the
 	// library's); CountsFound for a lookup whose result 0 is the answer
 	// (ent Exist, Count).
@@ -175,6 +179,9 @@ type LookupFact struct {
 	// was found.
 	FoundResult int
 	HasFound    bool
+	// NilErrNotFound: the error result is nil exactly when nothing was
+	// found (RowOp.NilErrNotFound).
+	NilErrNotFound bool
 }
 
 // An InsertFact is an insert a function performs keyed by its parameters.

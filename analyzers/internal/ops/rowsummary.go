@@ -71,7 +71,7 @@ func (e *extractor) helperRows(call ssa.CallInstruction, callee *ssa.Function) [
 		}
 		ops = append(ops, &RowOp{Kind: Lookup, Table: l.Table, Model: model(l.Model), Keys: ks, Lib: l.Lib, Handle: handle(l.Handle),
 			Desc: l.Desc, Via: name, NilResult: l.NilResult, Sentinel: l.Sentinel, Propagates: l.Propagates,
-			FoundResult: l.FoundResult, HasFound: l.HasFound})
+			FoundResult: l.FoundResult, HasFound: l.HasFound, NilErrNotFound: l.NilErrNotFound})
 	}
 	for _, in := range s.Inserts {
 		ks := keys(in.Columns, in.Fields, in.Params)
@@ -138,7 +138,10 @@ func (e *extractor) rowSummary(fn *ssa.Function, s *Summary) *Summary {
 				continue
 			}
 			nilRes, sentinel, propagates := -1, "", op.Propagates
-			if !propagates {
+			// A validator's nil error says that nothing was found; the
+			// library's error it passes on is then never the not-found one.
+			nilErr := !propagates && nilErrWhenNotFound(fn, op)
+			if !propagates && !nilErr {
 				nilRes, sentinel, propagates = e.lookupResult(fn, op)
 				if propagates && !op.FromLibrary && !op.Propagates {
 					// The error passed on is a helper's: its sentinel, if any.
@@ -146,14 +149,14 @@ func (e *extractor) rowSummary(fn *ssa.Function, s *Summary) *Summary {
 				}
 			}
 			found, hasFound := -1, false
-			if nilRes < 0 && sentinel == "" {
+			if nilRes < 0 && sentinel == "" && !nilErr {
 				found, hasFound = foundResult(fn, op)
 				if !hasFound && !propagates {
 					continue
 				}
 			}
 			s.Lookups = append(s.Lookups, LookupFact{FoundResult: found, HasFound: hasFound, Table: op.Table, Model: modelName, Columns: cols, Fields: fields, Params: params, Handle: handle,
-				Lib: op.Lib, Desc: op.Evidence(), NilResult: nilRes, Sentinel: sentinel, Propagates: propagates})
+				Lib: op.Lib, Desc: op.Evidence(), NilResult: nilRes, Sentinel: sentinel, Propagates: propagates, NilErrNotFound: nilErr})
 		case Insert:
 			s.Inserts = append(s.Inserts, InsertFact{Table: op.Table, Model: modelName, Columns: cols, Fields: fields, Params: params, Handle: handle,
 				Lib: op.Lib, Desc: op.Evidence(), Conflict: op.Conflict,
