@@ -107,13 +107,18 @@ func check(r *report.Reporter, res *ops.Result, w *write) {
 		if !u.WritesValue(v.Column) {
 			return // only atomic changes and constants, or only the version itself
 		}
-		if u.BumpsColumn(v.Column) && locked(res, w) {
+		if u.BumpsColumn(v.Column) && locked(res, w, nil) {
 			return // the row is locked, and the bump tells optimistic writers
+		}
+		msg := predicateMessage(w)
+		if locked(res, w, (*ops.Op).ReadLock) {
+			// Locked by a SELECT ... FOR UPDATE, which bumps nothing.
+			msg = lockedMessage(w)
 		}
 		r.Report(report.Finding{
 			Pos:     u.Pos(),
 			Rule:    "predicate",
-			Message: predicateMessage(w),
+			Message: msg,
 		})
 		return
 	}
@@ -190,6 +195,16 @@ func why(w *write) string {
 	return fmt.Sprintf("%s declares %s.%s", src, w.table, v.Column)
 }
 
+// lockedMessage is predicateMessage for an update after a row lock: the
+// lock keeps concurrent lockers out, but a writer that read the row
+// before and compares the version still matches, since this update does
+// not bump it.
+func lockedMessage(w *write) string {
+	v := w.version
+	return fmt.Sprintf("%s runs after a row lock but does not bump %s.%s, though %s is versioned (%s): a writer that read the row before the lock still finds its version and overwrites this change; %s",
+		w.desc, w.table, v.Column, w.table, why(w), predicateFix(w, v.Column))
+}
+
 func predicateMessage(w *write) string {
 	v := w.version
 	return fmt.Sprintf("%s does not compare the version in its WHERE, though %s is versioned (%s): it silently overwrites a change another writer made since this one read the row; %s",
@@ -222,10 +237,11 @@ func containsFold(list []string, s string) bool {
 
 // locked reports whether the update runs in a transaction after a lock
 // taken on the same handle in the same function (SELECT ... FOR UPDATE,
-// a locking helper), or in a SERIALIZABLE transaction.
-func locked(res *ops.Result, w *write) bool {
+// a locking helper), or in a SERIALIZABLE transaction; only, when kind is
+// not nil, after locks it accepts.
+func locked(res *ops.Result, w *write, kind func(*ops.Op) bool) bool {
 	return res.Protection(w.fn, w.u.Handle, w.u.Instr, func(op *ops.Op) bool {
-		if op.Instr == w.u.Instr {
+		if op.Instr == w.u.Instr || (kind != nil && !kind(op)) {
 			return false
 		}
 		// The row locks of a write of another table do not count.

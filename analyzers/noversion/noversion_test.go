@@ -54,5 +54,5 @@ func TestMessages(t *testing.T) {
 			}
 		}
 	}
-	assert.Equal(t, map[string]int{"noversion/predicate": 25, "noversion/unchecked": 14}, counts)
+	assert.Equal(t, map[string]int{"noversion/predicate": 27, "noversion/unchecked": 14}, counts)
 }

@@ -162,7 +162,7 @@ func (e *extractor) library(caller *ssa.Function, call ssa.CallInstruction, site
 		}
 	case knowledge.Find:
 		if desc, ok := chainLock(site); ok {
-			return []*Op{{Kind: Lock, Handle: handle(), Row: row, Desc: desc}}
+			return []*Op{{Kind: Lock, Handle: handle(), Row: row, Desc: desc, readLock: true}}
 		}
 	case knowledge.Update, knowledge.Delete, knowledge.Save:
 		return []*Op{{Kind: Lock, Handle: handle(), Row: row, Desc: "the rows written by " + CalleeName(site)}}
@@ -519,7 +519,7 @@ func applySummary(s *Summary, name string, args []ssa.Value) []*Op {
 	var ops []*Op
 	for _, l := range s.Locks {
 		if h := arg(l.Param); h != nil {
-			ops = append(ops, &Op{Kind: Lock, Handle: Root(h), Desc: l.Desc, Via: name})
+			ops = append(ops, &Op{Kind: Lock, Handle: Root(h), Desc: l.Desc, Via: name, readLock: l.ReadOnly})
 		}
 	}
 	for _, p := range s.Ends {

@@ -86,6 +86,9 @@ type Op struct {
 	LockDesc string
 	// SQL is the statement, when the operation runs known SQL.
 	SQL *sqltext.Statement
+	// readLock marks a Lock a read takes without SQL of its own (a
+	// finder's locking clause, a helper's SELECT ... FOR UPDATE).
+	readLock bool
 	// Row is the knowledge row of the library call, when there is one.
 	Row *knowledge.Call
 	// dials is, for a helper's network operation, its summary's
@@ -129,4 +132,11 @@ func funcName(fn *types.Func) string {
 		name = n.Obj().Name()
 	}
 	return pkg + "(" + star + name + ")." + fn.Name()
+}
+
+// ReadLock reports whether a Lock is one a read takes (SELECT ... FOR
+// UPDATE or FOR SHARE, a finder's locking clause), which writes nothing:
+// unlike an UPDATE's row locks, it bumps no version.
+func (o *Op) ReadLock() bool {
+	return o.Kind == Lock && (o.readLock || (o.SQL != nil && o.SQL.Kind == sqltext.KindSelect))
 }

@@ -104,6 +104,9 @@ type ParamLockedCall struct {
 type ParamLock struct {
 	Param int
 	Desc  string
+	// ReadOnly marks a lock a read takes (SELECT ... FOR UPDATE, a
+	// finder's locking clause), which writes nothing.
+	ReadOnly bool
 }
 
 // A TxCallback says that a function calls its func parameter Callback
@@ -221,7 +224,7 @@ func summarise(fn *ssa.Function, ops []*Op) *Summary {
 			i := paramIndex(fn, p)
 			if i >= 0 && !seenLock[i] {
 				seenLock[i] = true
-				s.Locks = append(s.Locks, ParamLock{Param: i, Desc: op.Evidence()})
+				s.Locks = append(s.Locks, ParamLock{Param: i, Desc: op.Evidence(), ReadOnly: op.ReadLock()})
 			}
 		case End:
 			// Only an end on every path ends the caller's transaction;

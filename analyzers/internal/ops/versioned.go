@@ -196,7 +196,7 @@ func (e *extractor) updateOf(call ssa.CallInstruction) *Update {
 	}
 	var q *SQLCUpdateFact
 	if sq := knowledge.SQLC(callee); sq != nil && !sq.Dynamic {
-		q = &SQLCUpdateFact{Name: sq.Name, Cmd: sq.Cmd, SQL: sq.SQL, Affected: sq.Affected}
+		q = &SQLCUpdateFact{Name: sq.Name, Cmd: sq.Cmd, SQL: sq.SQL, Affected: sq.Affected, Handle: sq.Handle}
 	} else if len(callee.Blocks) == 0 {
 		fn := callee
 		if fn.Origin() != nil {
@@ -213,6 +213,13 @@ func (e *extractor) updateOf(call ssa.CallInstruction) *Update {
 		}
 		u.Lib, u.Method, u.SQLCCmd = "sqlc", q.Name, q.Cmd
 		u.Desc = "the UPDATE of " + u.Table + " (sqlc " + q.Name + ")"
+		// It runs on the handle its Queries was bound to (New, WithTx),
+		// or on its handle argument: where its transaction's locks are.
+		if args, i := common.Args, q.Handle+1; q.Handle >= 0 && i < len(args) {
+			u.Handle = Root(args[i])
+		} else if q.Handle < 0 && callee.Signature.Recv() != nil && len(args) > 0 {
+			u.Handle = Root(args[0])
+		}
 		switch {
 		case q.Cmd == ":exec":
 			u.Count = CountUnobservable
@@ -322,6 +329,9 @@ func valueUse(v ssa.Value, depth int) CountUse {
 type SQLCUpdateFact struct {
 	Name, Cmd, SQL string
 	Affected       bool
+	// Handle is the parameter holding the handle the query runs on
+	// (emit_methods_with_db_argument), or -1: the Queries' own.
+	Handle int
 }
 
 // sqlcUpdateSummary adds to the summary of a sqlc-generated UPDATE method
@@ -334,7 +344,7 @@ func sqlcUpdateSummary(fn *ssa.Function, s *Summary) *Summary {
 	if s == nil {
 		s = &Summary{}
 	}
-	s.SQLCUpdate = &SQLCUpdateFact{Name: q.Name, Cmd: q.Cmd, SQL: q.SQL, Affected: q.Affected}
+	s.SQLCUpdate = &SQLCUpdateFact{Name: q.Name, Cmd: q.Cmd, SQL: q.SQL, Affected: q.Affected, Handle: q.Handle}
 	return s
 }
 
@@ -348,7 +358,8 @@ func sqlcLockSummary(fn *ssa.Function, s *Summary) *Summary {
 	if q == nil || q.Dynamic || fn.Signature.Recv() == nil {
 		return s
 	}
-	desc, ok := lockOf(sqltext.Parse(q.SQL))
+	stmt := sqltext.Parse(q.SQL)
+	desc, ok := lockOf(stmt)
 	if !ok {
 		return s
 	}
@@ -366,6 +377,6 @@ func sqlcLockSummary(fn *ssa.Function, s *Summary) *Summary {
 			return s
 		}
 	}
-	s.Locks = append(s.Locks, ParamLock{Param: param, Desc: fmt.Sprintf("%s (sqlc %s)", desc, q.Name)})
+	s.Locks = append(s.Locks, ParamLock{Param: param, Desc: fmt.Sprintf("%s (sqlc %s)", desc, q.Name), ReadOnly: stmt.Kind == sqltext.KindSelect})
 	return s
 }
