@@ -12,25 +12,26 @@ import (
 )
 
 var fixtures = []string{
-	"./checkinsert/signup",     // handlers and services over a database/sql repository in another package
-	"./checkinsert/inline",     // database/sql, sqlx and pgx in one function; transactions and locks
-	"./checkinsert/rewards",    // pgx with a payout between lookup and insert
-	"./checkinsert/gormtags",   // GORM FirstOrCreate
-	"./checkinsert/sqlcuse",    // sqlc's generated pgx queries in another package
-	"./checkinsert/gormsvc",    // GORM First, Take, Count and Create, through a repository in another package
-	"./checkinsert/entsvc",     // ent's generated client (Exist, Only, Count; Create, OnConflictColumns)
-	"./checkinsert/bunsvc",     // bun Scan, Exists and Count; NewInsert with On
-	"./checkinsert/gormgen",    // GORM generics: gorm.G[T](db) First and Create
-	"./checkinsert/ddlkeys",    // unique keys from a configured DDL file, in the message
-	"./checkinsert/categories", // a create helper taking a request struct; unique violations recognised by the driver's message
-	"./checkinsert/sqsvc",      // squirrel-built SQL (sq.Eq, written conditions, Suffix ON CONFLICT) run by database/sql
-	"./checkinsert/validators", // validators returning an error when the row exists (GORM, database/sql), the insert in the caller
-	"./checkinsert/gormtables", // GORM chains naming their table: Table("t") and Table(m.TableName()), Count without Model, the model inserted as given
-	"./checkinsert/gormv1svc",  // GORM v1 (jinzhu/gorm): First, RecordNotFound, Count; Set("gorm:insert_option")
-	"./checkinsert/gorpsvc",    // gorp SelectOne, SelectInt and Get, then Insert of the caller's struct; Exec ON CONFLICT
-	"./checkinsert/xormsvc",    // xorm Get, Exist, Count and GetOrError, then Insert, inline and through repositories (xormrepo); engine.Transaction with ForUpdate
-	"./checkinsert/gopgsvc",    // go-pg Select, Exists and Count, inline and through a repository in another package; Insert with OnConflict; SelectOrInsert; QueryOne and Exec SQL text
-	"./checkinsert/goqusvc",    // goqu ScanStruct found, Count and database/sql ErrNoRows, then Rows of the caller's struct; OnConflict DoNothing, DoUpdate
+	"./checkinsert/signup",        // handlers and services over a database/sql repository in another package
+	"./checkinsert/inline",        // database/sql, sqlx and pgx in one function; transactions and locks
+	"./checkinsert/rewards",       // pgx with a payout between lookup and insert
+	"./checkinsert/gormtags",      // GORM FirstOrCreate
+	"./checkinsert/sqlcuse",       // sqlc's generated pgx queries in another package
+	"./checkinsert/gormsvc",       // GORM First, Take, Count and Create, through a repository in another package
+	"./checkinsert/entsvc",        // ent's generated client (Exist, Only, Count; Create, OnConflictColumns)
+	"./checkinsert/bunsvc",        // bun Scan, Exists and Count; NewInsert with On
+	"./checkinsert/gormgen",       // GORM generics: gorm.G[T](db) First and Create
+	"./checkinsert/ddlkeys",       // unique keys from a configured DDL file, in the message
+	"./checkinsert/categories",    // a create helper taking a request struct; unique violations recognised by the driver's message
+	"./checkinsert/sqsvc",         // squirrel-built SQL (sq.Eq, written conditions, Suffix ON CONFLICT) run by database/sql
+	"./checkinsert/claimfallback", // the claim-with-fallback pattern: a fast path, then an insert whose violation (from QueryRow ... RETURNING ... Scan, database/sql, GORM) a helper tests
+	"./checkinsert/validators",    // validators returning an error when the row exists (GORM, database/sql), the insert in the caller
+	"./checkinsert/gormtables",    // GORM chains naming their table: Table("t") and Table(m.TableName()), Count without Model, the model inserted as given
+	"./checkinsert/gormv1svc",     // GORM v1 (jinzhu/gorm): First, RecordNotFound, Count; Set("gorm:insert_option")
+	"./checkinsert/gorpsvc",       // gorp SelectOne, SelectInt and Get, then Insert of the caller's struct; Exec ON CONFLICT
+	"./checkinsert/xormsvc",       // xorm Get, Exist, Count and GetOrError, then Insert, inline and through repositories (xormrepo); engine.Transaction with ForUpdate
+	"./checkinsert/gopgsvc",       // go-pg Select, Exists and Count, inline and through a repository in another package; Insert with OnConflict; SelectOrInsert; QueryOne and Exec SQL text
+	"./checkinsert/goqusvc",       // goqu ScanStruct found, Count and database/sql ErrNoRows, then Rows of the caller's struct; OnConflict DoNothing, DoUpdate
 }
 
 func Test(t *testing.T) {
@@ -68,5 +69,5 @@ func TestRelated(t *testing.T) {
 			}
 		}
 	}
-	assert.Equal(t, map[string]int{"checkinsert/race": 74, "checkinsert/effect-before-claim": 4, "checkinsert/firstorcreate": 3}, counts)
+	assert.Equal(t, map[string]int{"checkinsert/race": 75, "checkinsert/effect-before-claim": 4, "checkinsert/firstorcreate": 3}, counts)
 }

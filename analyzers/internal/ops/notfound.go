@@ -553,6 +553,12 @@ func errOf(call ssa.CallInstruction) ssa.Value {
 		return v
 	}
 	for _, ref := range *v.Referrers() {
+		// QueryRow(...).Scan(...): the error surfaces from Scan of the row.
+		if c, ok := ref.(*ssa.Call); ok && isErrorType(c.Type()) {
+			if site, ok := knowledge.Resolve(c.Common()); ok && site.Row != nil && site.Row.Kind == knowledge.Scan && site.Receiver() == v {
+				return c
+			}
+		}
 		if fa, ok := ref.(*ssa.FieldAddr); ok {
 			if f := ssaval.FieldOf(fa); f != nil && f.Name() == "Error" {
 				for _, use := range *fa.Referrers() {
