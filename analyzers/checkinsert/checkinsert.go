@@ -4,6 +4,7 @@ import (
 	_ "embed"
 	"fmt"
 	"go/types"
+	"slices"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
@@ -63,6 +64,7 @@ func check(r *report.Reporter, res *ops.Result, sch *schema.Schema, fn *ssa.Func
 		return
 	}
 	fnOps := res.Ops(fn)
+	lookups = slices.DeleteFunc(lookups, seeding)
 	for _, in := range inserts {
 		for _, lk := range lookups {
 			if lk.Instr == in.Instr || lk.Table == "" || !strings.EqualFold(lk.Table, in.Table) {
@@ -239,8 +241,24 @@ func fix(in *ops.RowOp, key []string, unique schema.Answer) string {
 
 // checkFirstOrCreate reports a GORM FirstOrCreate whose error is not
 // checked for a unique violation.
+// seeding reports whether every key of a lookup is fixed by the program
+// (ops.ProgramConstant): reference rows seeded at startup, which two
+// requests cannot race on. Two instances starting together can; that is
+// a hazard of more than one replica, not of concurrent requests.
+func seeding(lk *ops.RowOp) bool {
+	if len(lk.Keys) == 0 {
+		return false
+	}
+	for _, k := range lk.Keys {
+		if !ops.ProgramConstant(k.Value) {
+			return false
+		}
+	}
+	return true
+}
+
 func checkFirstOrCreate(r *report.Reporter, res *ops.Result, sch *schema.Schema, fn *ssa.Function, op *ops.RowOp) {
-	if res.ChecksUnique(fn, ops.ErrOf(op.Instr)) {
+	if res.ChecksUnique(fn, ops.ErrOf(op.Instr)) || seeding(op) {
 		return
 	}
 	table := ""

@@ -150,15 +150,21 @@
 //     advisory lock, SELECT ... FOR UPDATE of a parent row);
 //   - the lookup checks that another row exists (a referenced parent) and
 //     the insert runs when it was found;
-//   - the claim comes first: insert, then read the existing row on conflict.
+//   - the claim comes first: insert, then read the existing row on conflict;
+//   - every key of the lookup is fixed by the program (a constant, a struct
+//     literal's constant field, an element of a package-level table such
+//     as the loop variable ranging over it): reference rows seeded at
+//     startup, which two requests cannot race on. Two instances starting
+//     together can, which is a hazard of more than one replica; a request
+//     path that gets-or-creates a constant row (a singleton settings row)
+//     is silent for the same reason.
 //
 // What is not analysed yet, and so never reported: GORM Find checked
 // other than by RowsAffected, Save and CreateInBatches, GORM
 // Transaction's and bun RunInTx's isolation options, bun and go-pg
 // models without a table tag (go-pg's SelectOrInsert is not reported: it
 // catches its insert's integrity violation and selects again); a lookup and an insert in different functions unless
-// helpers carry them (a helper reporting found-nothing through a bool, or
-// wrapping the error, is not recognised); a key that passes through a
+// helpers carry them; a key that passes through a
 // computation between lookup and insert; SQL that is not a constant.
 // Unknown suppresses: when the SQL, the key or the branch is not
 // understood, nothing is reported.

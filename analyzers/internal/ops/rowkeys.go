@@ -175,3 +175,70 @@ func LiteralAllocs(alloc *ssa.Alloc) []*ssa.Alloc {
 	}
 	return out
 }
+
+// ProgramConstant reports whether a key value is fixed by the program's
+// text: a constant, a field of a struct literal that stores a constant in
+// it, or an element (or a field of one) of a package-level variable, such
+// as the loop variable ranging over a table of literals. A lookup and
+// insert keyed only by such values can race only with another run of the
+// same code (startup seeding on two instances), never with a request.
+func ProgramConstant(v ssa.Value) bool { return programConstant(v, 0) }
+
+func programConstant(v ssa.Value, depth int) bool {
+	if v == nil || depth > 6 {
+		return false
+	}
+	switch x := ssaval.Unwrap(v).(type) {
+	case *ssa.Const:
+		return true
+	case *ssa.Global:
+		return true
+	case *ssa.Field:
+		return programConstant(x.X, depth+1)
+	case *ssa.Index:
+		return programConstant(x.X, depth+1)
+	case *ssa.IndexAddr:
+		return programConstant(x.X, depth+1)
+	case *ssa.FieldAddr:
+		return programConstant(x.X, depth+1)
+	case *ssa.UnOp:
+		if x.Op != token.MUL {
+			return false
+		}
+		fa, ok := x.X.(*ssa.FieldAddr)
+		if !ok {
+			return programConstant(x.X, depth+1) // *global, *(&global[i])
+		}
+		alloc, ok := fa.X.(*ssa.Alloc)
+		if !ok {
+			return programConstant(fa.X, depth+1)
+		}
+		// A local struct: every store to the field, and of the whole
+		// struct (a loop variable copied from a table's element), is of a
+		// program constant.
+		stored := false
+		for _, ref := range *alloc.Referrers() {
+			switch r := ref.(type) {
+			case *ssa.FieldAddr:
+				if r.Field != fa.Field {
+					continue
+				}
+				for _, use := range *r.Referrers() {
+					if st, ok := use.(*ssa.Store); ok && st.Addr == r {
+						if !programConstant(st.Val, depth+1) {
+							return false
+						}
+						stored = true
+					}
+				}
+			case *ssa.Store:
+				if r.Addr != ssa.Value(alloc) || !programConstant(r.Val, depth+1) {
+					return false
+				}
+				stored = true
+			}
+		}
+		return stored
+	}
+	return false
+}
