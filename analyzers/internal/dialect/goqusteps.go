@@ -92,7 +92,7 @@ func gqApply(st *sqStatement, call *ssa.Call) bool {
 	case "OnConflict":
 		return gqConflict(st, args[0])
 	case "Returning":
-		cols, ok := sqStrings(site, len(args)-1)
+		cols, ok := constStrings(site, len(args)-1)
 		if !ok {
 			return false
 		}
@@ -134,7 +134,7 @@ func gqSelect(st *sqStatement, site knowledge.Site, i int) bool {
 			return ok
 		}
 	}
-	cols, ok := sqStrings(site, i)
+	cols, ok := constStrings(site, i)
 	st.columns = cols
 	return ok && len(cols) > 0
 }

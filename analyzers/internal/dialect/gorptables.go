@@ -397,21 +397,3 @@ func constBool(v ssa.Value) (bool, bool) {
 	}
 	return constant.BoolVal(c.Value), true
 }
-
-// constStrings returns the constant strings passed as the variadic
-// parameter i.
-func constStrings(site knowledge.Site, i int) ([]string, bool) {
-	vals, ok := site.Variadic(i)
-	if !ok {
-		return nil, false
-	}
-	var out []string
-	for _, v := range vals {
-		s, ok := ssaval.ConstString(v)
-		if !ok {
-			return nil, false
-		}
-		out = append(out, s)
-	}
-	return out, true
-}

@@ -177,7 +177,7 @@ func (st *sqStatement) apply(call *ssa.Call) bool {
 	if sqStart(call) {
 		st.kind = strings.ToUpper(name)
 		if name == "Select" {
-			cols, ok := sqStrings(site, len(args)-1)
+			cols, ok := constStrings(site, len(args)-1)
 			st.columns = cols
 			return ok
 		}
@@ -189,7 +189,7 @@ func (st *sqStatement) apply(call *ssa.Call) bool {
 	case "PlaceholderFormat", "RunWith", "Limit", "Offset", "OrderBy":
 		return true
 	case "Columns":
-		cols, ok := sqStrings(site, len(args)-1)
+		cols, ok := constStrings(site, len(args)-1)
 		st.columns = append(st.columns, cols...)
 		return ok
 	case "From", "Into", "Table":
@@ -230,23 +230,6 @@ func (st *sqStatement) apply(call *ssa.Call) bool {
 		return ok
 	}
 	return false
-}
-
-// sqStrings returns the constant strings of the variadic parameter i.
-func sqStrings(site knowledge.Site, i int) ([]string, bool) {
-	vals, ok := site.Variadic(i)
-	if !ok {
-		return nil, false
-	}
-	var out []string
-	for _, v := range vals {
-		s, ok := ssaval.ConstString(v)
-		if !ok {
-			return nil, false
-		}
-		out = append(out, s)
-	}
-	return out, true
 }
 
 // sqPredicate reads a Where predicate: SQL text with ? placeholders and
