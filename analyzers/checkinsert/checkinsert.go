@@ -204,6 +204,14 @@ func related(lk, in *ops.RowOp) []analysis.RelatedInformation {
 
 func raceMessage(sch *schema.Schema, lk, in *ops.RowOp, key []string) string {
 	cols := strings.Join(key, ", ")
+	if lk.Narrowed {
+		// The lookup also filters by a term not summarised (lower(title)
+		// = lower($2)): the unique key it checks is more than these
+		// columns, so neither the schema's answer for them nor an ON
+		// CONFLICT on them is the one to give.
+		return fmt.Sprintf("insert into %s after %s found no row with that %s and the rest of its condition (%s): two concurrent callers both find nothing and both insert; %s",
+			in.Table, lk.Evidence(), cols, in.Evidence(), dialect.For(in.Lib).ClaimInsert("the unique key the lookup checks"))
+	}
 	unique := sch.Unique(in.Table, key...)
 	var consequence string
 	switch unique {

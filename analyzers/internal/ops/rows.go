@@ -122,6 +122,11 @@ type RowOp struct {
 	// returns true in when it found the row (an exists helper).
 	FoundResult int
 	HasFound    bool
+	// Narrowed is set for a lookup whose WHERE filters by more than its
+	// Keys: a term the SQL summary does not understand (lower(title) =
+	// lower($2), EXISTS (...)). The unique key it checks is then more than
+	// the keys known, and messages must not name those alone as it.
+	Narrowed bool
 	// NilErrNotFound is set for a helper's lookup whose error result is
 	// nil exactly when it found nothing: a validator that looks the row
 	// up and returns an error when it exists.
@@ -182,6 +187,8 @@ type LookupFact struct {
 	// NilErrNotFound: the error result is nil exactly when nothing was
 	// found (RowOp.NilErrNotFound).
 	NilErrNotFound bool
+	// Narrowed: the lookup filters by more than Columns (RowOp.Narrowed).
+	Narrowed bool
 }
 
 // An InsertFact is an insert a function performs keyed by its parameters.
@@ -385,7 +392,7 @@ func StatementRow(stmt *sqltext.Statement, bind func(sqltext.Placeholder) ssa.Va
 		if len(q.From) > 0 {
 			return nil // a join: which row is looked up is not the target's
 		}
-		op := &RowOp{Kind: Lookup, Table: q.Table.Name}
+		op := &RowOp{Kind: Lookup, Table: q.Table.Name, Narrowed: q.Where.Unknown}
 		for _, c := range q.Where.Comparisons {
 			if !c.Conjunct || !c.Equality() || c.Operand.Kind != sqltext.OperandPlaceholder || len(c.Operand.Placeholders) != 1 || !q.TargetColumn(c.Column) {
 				continue

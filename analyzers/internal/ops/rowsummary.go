@@ -71,7 +71,7 @@ func (e *extractor) helperRows(call ssa.CallInstruction, callee *ssa.Function) [
 		}
 		ops = append(ops, &RowOp{Kind: Lookup, Table: l.Table, Model: model(l.Model), Keys: ks, Lib: l.Lib, Handle: handle(l.Handle),
 			Desc: l.Desc, Via: name, NilResult: l.NilResult, Sentinel: l.Sentinel, Propagates: l.Propagates,
-			FoundResult: l.FoundResult, HasFound: l.HasFound, NilErrNotFound: l.NilErrNotFound})
+			FoundResult: l.FoundResult, HasFound: l.HasFound, NilErrNotFound: l.NilErrNotFound, Narrowed: l.Narrowed})
 	}
 	for _, in := range s.Inserts {
 		ks := keys(in.Columns, in.Fields, in.Params)
@@ -156,7 +156,7 @@ func (e *extractor) rowSummary(fn *ssa.Function, s *Summary) *Summary {
 				}
 			}
 			s.Lookups = append(s.Lookups, LookupFact{FoundResult: found, HasFound: hasFound, Table: op.Table, Model: modelName, Columns: cols, Fields: fields, Params: params, Handle: handle,
-				Lib: op.Lib, Desc: op.Evidence(), NilResult: nilRes, Sentinel: sentinel, Propagates: propagates, NilErrNotFound: nilErr})
+				Lib: op.Lib, Desc: op.Evidence(), NilResult: nilRes, Sentinel: sentinel, Propagates: propagates, NilErrNotFound: nilErr, Narrowed: op.Narrowed})
 		case Insert:
 			s.Inserts = append(s.Inserts, InsertFact{Table: op.Table, Model: modelName, Columns: cols, Fields: fields, Params: params, Handle: handle,
 				Lib: op.Lib, Desc: op.Evidence(), Conflict: op.Conflict,
