@@ -205,40 +205,48 @@ func programConstant(v ssa.Value, depth int) bool {
 		if x.Op != token.MUL {
 			return false
 		}
-		fa, ok := x.X.(*ssa.FieldAddr)
-		if !ok {
-			return programConstant(x.X, depth+1) // *global, *(&global[i])
-		}
-		alloc, ok := fa.X.(*ssa.Alloc)
-		if !ok {
-			return programConstant(fa.X, depth+1)
-		}
-		// A local struct: every store to the field, and of the whole
-		// struct (a loop variable copied from a table's element), is of a
-		// program constant.
-		stored := false
-		for _, ref := range *alloc.Referrers() {
-			switch r := ref.(type) {
-			case *ssa.FieldAddr:
-				if r.Field != fa.Field {
-					continue
-				}
-				for _, use := range *r.Referrers() {
-					if st, ok := use.(*ssa.Store); ok && st.Addr == r {
-						if !programConstant(st.Val, depth+1) {
-							return false
-						}
-						stored = true
-					}
-				}
-			case *ssa.Store:
-				if r.Addr != ssa.Value(alloc) || !programConstant(r.Val, depth+1) {
-					return false
-				}
-				stored = true
+		switch a := x.X.(type) {
+		case *ssa.FieldAddr:
+			if alloc, ok := a.X.(*ssa.Alloc); ok {
+				return allocConstant(alloc, a.Field, depth)
 			}
+			return programConstant(a.X, depth+1)
+		case *ssa.Alloc:
+			// A struct literal loaded whole (go/ssa builds some
+			// literals in a temporary and copies them).
+			return allocConstant(a, -1, depth)
 		}
-		return stored
+		return programConstant(x.X, depth+1) // *global, *(&global[i])
 	}
 	return false
+}
+
+// allocConstant reports whether a local struct's field (every field, for
+// field -1) holds a program constant: every store to it, and every store
+// of the whole struct (a loop variable copied from a table's element, a
+// literal built in a temporary), is of one, and there is one.
+func allocConstant(alloc *ssa.Alloc, field, depth int) bool {
+	stored := false
+	for _, ref := range *alloc.Referrers() {
+		switch r := ref.(type) {
+		case *ssa.FieldAddr:
+			if field >= 0 && r.Field != field {
+				continue
+			}
+			for _, use := range *r.Referrers() {
+				if st, ok := use.(*ssa.Store); ok && st.Addr == r {
+					if !programConstant(st.Val, depth+1) {
+						return false
+					}
+					stored = true
+				}
+			}
+		case *ssa.Store:
+			if r.Addr != ssa.Value(alloc) || !programConstant(r.Val, depth+1) {
+				return false
+			}
+			stored = true
+		}
+	}
+	return stored
 }
