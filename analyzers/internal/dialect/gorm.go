@@ -38,16 +38,7 @@ var gormDialect = &Dialect{
 	CheckCount:        "check RowsAffected of the *gorm.DB it returns and treat 0 as a conflict",
 	UnobservableCount: func(*ops.Update) (string, string) { return "", "" },
 	PluginBypass:      gormPluginBypass,
-	Ops: &ops.Library{
-		Name:       "gorm",
-		Pkg:        gormV2.pkg,
-		Row:        gormRowOp,
-		Read:       gormReadOf,
-		Writes:     gormWritesOf,
-		Update:     gormUpdate,
-		WholeModel: gormWholeModel,
-		Count:      gormExecCount,
-	},
+	Ops:               gormV2.library(),
 	LookupOrInsert: func(table string) string {
 		return fmt.Sprintf("gorm FirstOrCreate%s looks the row up and inserts it in two statements: two concurrent callers both find nothing and both insert, "+
 			"and with a unique key the second gets an error instead of the row; catch gorm.ErrDuplicatedKey (TranslateError) and read the row again, "+

@@ -32,6 +32,21 @@ var (
 	gormV1 = &gormAPI{lib: "gormv1", pkg: "github.com/jinzhu/gorm", variadicUpdate: true, insertOption: "gorm:insert_option"}
 )
 
+// library is the API's ops hooks: the same for both versions, which
+// read the version's differences from the call's package (gormOf).
+func (api *gormAPI) library() *ops.Library {
+	return &ops.Library{
+		Name:       api.lib,
+		Pkg:        api.pkg,
+		Row:        gormRowOp,
+		Read:       gormReadOf,
+		Writes:     gormWritesOf,
+		Update:     gormUpdate,
+		WholeModel: gormWholeModel,
+		Count:      gormExecCount,
+	}
+}
+
 // gormOf returns the GORM API whose package path is, or nil.
 func gormOf(path string) *gormAPI {
 	for _, api := range []*gormAPI{gormV2, gormV1} {

@@ -26,16 +26,7 @@ var gormV1Dialect = &Dialect{
 	},
 	CheckCount:        "check RowsAffected of the *gorm.DB it returns and treat 0 as a conflict",
 	UnobservableCount: func(*ops.Update) (string, string) { return "", "" },
-	Ops: &ops.Library{
-		Name:       gormV1.lib,
-		Pkg:        gormV1.pkg,
-		Row:        gormRowOp,
-		Read:       gormReadOf,
-		Writes:     gormWritesOf,
-		Update:     gormUpdate,
-		WholeModel: gormWholeModel,
-		Count:      gormExecCount,
-	},
+	Ops:               gormV1.library(),
 	LookupOrInsert: func(table string) string {
 		return fmt.Sprintf("gorm FirstOrCreate%s looks the row up and inserts it in two statements: two concurrent callers both find nothing and both insert, "+
 			"and with a unique key the second gets an error instead of the row; catch the driver's unique violation and read the row again, "+
