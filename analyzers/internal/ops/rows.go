@@ -93,13 +93,13 @@ type RowOp struct {
 	// Table is the table read or written ("" when not known, or when
 	// Model names it).
 	Table string
-	// Model is the GORM model the operation reads or writes, whose table
-	// the schema layer names; nil for SQL.
+	// Model is the model the operation reads or writes (an ORM's struct),
+	// whose table the schema layer names unless Table does; nil for SQL.
 	Model types.Type
 	// Keys are the pinned or written columns with the values bound.
 	Keys []KeyValue
-	// Lib names the library family, for the fix in messages: "sql",
-	// "gorm", "bun", "ent", "sqlc".
+	// Lib names the library family, whose dialect words the fix in
+	// messages: "sql", "gorm", "bun", "xorm"... (dialect.Libs).
 	Lib string
 	// Conflict is an insert's conflict handling, nil when it has none.
 	Conflict *RowConflict

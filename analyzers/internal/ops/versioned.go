@@ -34,7 +34,7 @@ const (
 // UPDATE method, or a GORM Update, Updates, UpdateColumn(s) or Save.
 type Update struct {
 	Instr ssa.CallInstruction
-	// Lib is "sql", "sqlc" or "gorm".
+	// Lib is the library family, whose dialect words the fix.
 	Lib string
 	// Table is the table written; "" when Model names it.
 	Table string
