@@ -71,5 +71,5 @@ func TestRelated(t *testing.T) {
 			}
 		}
 	}
-	assert.Equal(t, map[string]int{"checkinsert/race": 79, "checkinsert/effect-before-claim": 4, "checkinsert/firstorcreate": 4}, counts)
+	assert.Equal(t, map[string]int{"checkinsert/race": 80, "checkinsert/effect-before-claim": 4, "checkinsert/firstorcreate": 4}, counts)
 }

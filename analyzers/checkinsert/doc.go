@@ -72,7 +72,8 @@
 // one. The table of a GORM model and the columns of its fields come from
 // the schema layer; a bun model's from its bun:"table:..." tag (a model
 // without one is not analysed), a go-pg model's from its tableName
-// field's pg tag and its fields' pg tags (likewise); an ent entity's from
+// field's pg tag (else go-pg's plural of its underscored name) and its
+// fields' pg tags; an ent entity's from
 // the generated Table and Field
 // constants; a gorp struct's from its AddTableWithName registration in
 // the same package and its db tags (a type registered elsewhere is not
@@ -161,8 +162,8 @@
 //
 // What is not analysed yet, and so never reported: GORM Find checked
 // other than by RowsAffected, Save and CreateInBatches, GORM
-// Transaction's and bun RunInTx's isolation options, bun and go-pg
-// models without a table tag (go-pg's SelectOrInsert is not reported: it
+// Transaction's and bun RunInTx's isolation options, bun models without
+// a table tag (go-pg's SelectOrInsert is not reported: it
 // catches its insert's integrity violation and selects again); a lookup and an insert in different functions unless
 // helpers carry them; a key that passes through a
 // computation between lookup and insert; SQL that is not a constant.

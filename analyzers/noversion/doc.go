@@ -114,7 +114,7 @@
 //
 // What is not analysed yet, and so never reported: GORM's generics API,
 // Save of a model the function did not read (it may insert), Save with
-// the optimisticlock plugin, bun and go-pg models without a table tag, an update
+// the optimisticlock plugin, bun models without a table tag, an update
 // whose count is returned or handed to another function (it is taken as
 // checked), an update done in a helper of another package (the helper
 // itself is reported when its package is analysed), the version evidence

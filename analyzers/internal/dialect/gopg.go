@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/idemlint/idemlint/analyzers/internal/ops"
+	"github.com/idemlint/idemlint/analyzers/internal/schema"
 )
 
 const gopgPkg = "github.com/go-pg/pg/v10"
@@ -53,8 +54,9 @@ var gopgDialect = &Dialect{
 }
 
 // gopgModelColumns names the table of a go-pg model (its tableName
-// field's tag) and the column of each of its fields; "" and nil for a
-// model without a tableName tag naming its table.
+// field's tag, else the plural of its underscored type name, as newTable
+// names it) and the column of each of its fields; "" and nil when its
+// tableName field names no table (pg:"_", a placeholder).
 func gopgModelColumns(t types.Type) (string, func(string) (string, bool)) {
 	st := gopgStruct(t)
 	if st == nil {
@@ -62,7 +64,10 @@ func gopgModelColumns(t types.Type) (string, func(string) (string, bool)) {
 	}
 	table := gopgTable(st)
 	if table == "" {
-		return "", nil
+		if gopgHasTableName(st) {
+			return "", nil
+		}
+		table = schema.Plural(gopgUnderscore(types.Unalias(t).(*types.Named).Obj().Name()))
 	}
 	return table, func(field string) (string, bool) {
 		c := gopgColumn(st, field)
@@ -82,10 +87,20 @@ func gopgStruct(t types.Type) *types.Struct {
 	return st
 }
 
+// gopgHasTableName reports whether a model declares a tableName field.
+func gopgHasTableName(st *types.Struct) bool {
+	for i := 0; i < st.NumFields(); i++ {
+		if st.Field(i).Name() == "tableName" {
+			return true
+		}
+	}
+	return false
+}
+
 // gopgTable returns the table a model's tableName field names
 // (`pg:"users"`, `pg:"users,alias:u"`, `pg:"app.users"`), or "". Without
 // one go-pg uses the plural of the type's underscored name
-// (orm/table.go newTable: inflection.Plural), which is not followed here.
+// (orm/table.go newTable: inflection.Plural; gopgModelColumns).
 func gopgTable(st *types.Struct) string {
 	for i := 0; i < st.NumFields(); i++ {
 		if st.Field(i).Name() != "tableName" {

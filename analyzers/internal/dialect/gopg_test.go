@@ -44,3 +44,20 @@ func TestGopgNaming(t *testing.T) {
 		t.Errorf("primary keys = %v, want [id code]", pks)
 	}
 }
+
+// TestGopgDefaultTable checks the table of a model without a tableName
+// field: the plural of its underscored name, as go-pg's newTable gives;
+// a tableName naming no table leaves it unknown.
+func TestGopgDefaultTable(t *testing.T) {
+	named := func(name string, fields []*types.Var, tags []string) *types.Named {
+		return types.NewNamed(types.NewTypeName(0, nil, name, nil), types.NewStruct(fields, tags), nil)
+	}
+	code := types.NewField(0, nil, "Code", types.Typ[types.String], false)
+	if table, _ := gopgModelColumns(named("InviteCode", []*types.Var{code}, []string{`pg:",unique"`})); table != "invite_codes" {
+		t.Errorf("table = %q, want invite_codes", table)
+	}
+	none := types.NewField(0, nil, "tableName", types.NewStruct(nil, nil), false)
+	if table, columnOf := gopgModelColumns(named("Row", []*types.Var{none, code}, []string{`pg:"_"`, ``})); table != "" || columnOf != nil {
+		t.Errorf("table = %q, want none for pg:\"_\"", table)
+	}
+}

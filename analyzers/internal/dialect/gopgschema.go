@@ -39,10 +39,8 @@ func gopgReadModel(obj *types.TypeName, _ schema.TableNameLookup) *schema.Model 
 	}
 	table := gopgTable(st)
 	if table == "" {
-		for i := 0; i < st.NumFields(); i++ {
-			if st.Field(i).Name() == "tableName" {
-				return nil // no table, or one named by a placeholder
-			}
+		if gopgHasTableName(st) {
+			return nil // no table, or one named by a placeholder
 		}
 		table = schema.Plural(gopgUnderscore(obj.Name()))
 	}
