@@ -26,16 +26,66 @@ func Analyze(pass *analysis.Pass, setup func(r *report.Reporter, res *Result) (c
 	}
 	r := report.New(pass)
 	if res != nil {
-		if check := setup(r, res); check != nil {
-			for _, fn := range res.Funcs {
-				end := token.NoPos
-				if syntax := fn.Syntax(); syntax != nil {
-					end = syntax.End()
-				}
-				r.Func(FuncName(fn), fn.Pos(), end, func() { check(fn) })
+		checkFuncs(r, res, setup)
+		for _, fn := range res.Funcs {
+			if res.Open(fn) {
+				// A package binding its interface may find more here.
+				r.Unknown(fn.Pos(), funcEnd(fn))
 			}
+		}
+		for _, c := range res.completions {
+			checkCompleted(pass, setup, c)
 		}
 	}
 	r.Finish()
 	return nil, nil
+}
+
+// checkFuncs checks each function of res with the check setup returns.
+func checkFuncs(r *report.Reporter, res *Result, setup func(r *report.Reporter, res *Result) (check func(fn *ssa.Function))) {
+	check := setup(r, res)
+	if check == nil {
+		return
+	}
+	for _, fn := range res.Funcs {
+		r.Func(FuncName(fn), fn.Pos(), funcEnd(fn), func() { check(fn) })
+	}
+}
+
+func funcEnd(fn *ssa.Function) token.Pos {
+	if syntax := fn.Syntax(); syntax != nil {
+		return syntax.End()
+	}
+	return token.NoPos
+}
+
+// checkCompleted reports, at a consumer's lines, the findings the
+// bindings of the package under analysis add to those the consumer's own
+// pass reports: the consumer's functions are checked with and without
+// them, and only the difference is reported here.
+func checkCompleted(pass *analysis.Pass, setup func(r *report.Reporter, res *Result) (check func(fn *ssa.Function)), c *completed) {
+	type key struct {
+		pos      token.Pos
+		category string
+		message  string
+	}
+	findings := func(res *Result) []analysis.Diagnostic {
+		// The consumer's own files: its generated files and its ignore
+		// directives apply to what is reported in them.
+		consumer := *pass
+		consumer.Pkg, consumer.Files, consumer.TypesInfo = c.src.pkg, c.src.files, c.src.info
+		var got []analysis.Diagnostic
+		consumer.Report = func(d analysis.Diagnostic) { got = append(got, d) }
+		checkFuncs(report.New(&consumer), res, setup)
+		return got
+	}
+	seen := map[key]bool{}
+	for _, d := range findings(c.plain) {
+		seen[key{d.Pos, d.Category, d.Message}] = true
+	}
+	for _, d := range findings(c.bound) {
+		if !seen[key{d.Pos, d.Category, d.Message}] {
+			pass.Report(d)
+		}
+	}
 }

@@ -29,7 +29,15 @@ type extractor struct {
 	// impls maps the methods of this package's interfaces that have one
 	// implementation in the package to it (soleImpls).
 	impls map[*types.Func]*ssa.Function
-	rx    *requestExt // requests and retries (request.go, retry.go)
+	// bound are the interface methods the program binds to one
+	// implementation, by methodKey (wiring.go); boundCalls the calls
+	// resolved through them, and open the interfaces (by ifaceOf) of
+	// calls nothing resolved, in openFuncs.
+	bound      map[string]*boundMethod
+	boundCalls map[ssa.CallInstruction]bool
+	open       map[string]bool
+	openFuncs  map[*ssa.Function]bool
+	rx         *requestExt // requests and retries (request.go, retry.go)
 	rowx  *rowExt     // lookups and inserts (rows.go)
 	// origin says which packages are the standard library's.
 	origin *origin.Packages
@@ -42,6 +50,7 @@ func newExtractor(imported func(*types.Func) *Summary, networkFuncs []string, or
 		networkFuncs: map[string]bool{},
 		summaries:    map[*ssa.Function]*Summary{},
 		ops:          map[*ssa.Function][]*Op{},
+		boundCalls:   map[ssa.CallInstruction]bool{},
 	}
 	for _, f := range networkFuncs {
 		e.networkFuncs[f] = true
@@ -484,27 +493,13 @@ func (e *extractor) helper(call ssa.CallInstruction, callee *ssa.Function) []*Op
 }
 
 // invoke applies, to a call of an interface method, the summary of the
-// method's one implementation (soleImpls): computed here for this
-// package's interfaces, else the fact the interface's package exported.
+// method's implementation when one is known (callSummary).
 func (e *extractor) invoke(call ssa.CallInstruction) []*Op {
-	common := call.Common()
-	m := common.Method
-	var s *Summary
-	name := funcName(m)
-	if fn := e.impls[m]; fn != nil {
-		s = e.summary(fn)
-		if obj, ok := fn.Object().(*types.Func); ok {
-			name = funcName(obj)
-		}
-	} else if e.imported != nil && m.Pkg() != nil {
-		s = e.imported(m)
-	}
-	if s == nil {
+	cs := e.callSummary(call)
+	if cs == nil {
 		return nil
 	}
-	// Summaries count the receiver as parameter 0.
-	args := append([]ssa.Value{common.Value}, common.Args...)
-	return applySummary(s, name, args)
+	return applySummary(cs.s, cs.name, cs.args)
 }
 
 // applySummary turns a callee's summary into operations at a call whose

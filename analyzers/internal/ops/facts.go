@@ -34,7 +34,7 @@ var FactsAnalyzer = &analysis.Analyzer{
 	Doc:        "summarise what each function does to the database and the network, for its callers in other packages",
 	Run:        report.Guard(runFacts),
 	Requires:   []*analysis.Analyzer{config.Analyzer, origin.Analyzer},
-	FactTypes:  []analysis.Fact{new(Summary), new(Summarised)},
+	FactTypes:  []analysis.Fact{new(Summary), new(Summarised), new(Wiring)},
 	ResultType: reflect.TypeFor[*Facts](),
 	// A package that does not compile gets no summaries, and its
 	// importers are analysed with what can be known (report.IllTyped).
@@ -56,6 +56,8 @@ type Facts struct {
 	Funcs []*ssa.Function
 	// e holds the operations and summaries computed so far.
 	e *extractor
+	// completions are the consumers this package completes (wiring.go).
+	completions []*Completion
 }
 
 func runFacts(pass *analysis.Pass) (any, error) {
@@ -70,14 +72,20 @@ func runFacts(pass *analysis.Pass) (any, error) {
 		configured = append(append(configured, cfg.NetworkFuncs...), cfg.RetryFuncs...)
 	}
 	orig := pass.ResultOf[origin.Analyzer].(*origin.Packages)
-	if report.IllTyped(pass) || (cfg != nil && cfg.Err != nil) || orig.Std(pass.Pkg.Path()) || knowledge.Covered(pass.Pkg.Path()) || !(needsBodies(pass, configured) || mayRetry(pass)) {
+	if report.IllTyped(pass) || (cfg != nil && cfg.Err != nil) || orig.Std(pass.Pkg.Path()) || knowledge.Covered(pass.Pkg.Path()) || !(needsBodies(pass, configured, orig) || mayRetry(pass)) {
 		return facts, nil
 	}
-	funcs := buildSSA(pass)
-	e := newExtractor(facts.Imported, networkFuncs, orig)
-	e.rx = newRequestExt(pass.TypesInfo, cfg, funcs)
+	src := sourcePackage{fset: pass.Fset, pkg: pass.Pkg, files: pass.Files, info: pass.TypesInfo}
+	funcs := buildPackageSSA(src)
+	extractorFor := func(src sourcePackage, funcs []*ssa.Function) *extractor {
+		e := newExtractor(facts.Imported, networkFuncs, orig)
+		e.rx = newRequestExt(src.info, cfg, funcs)
+		e.impls = soleImpls(src.pkg, funcs)
+		return e
+	}
+	e := extractorFor(src, funcs)
 	facts.Funcs, facts.e = funcs, e
-	e.impls = soleImpls(pass.Pkg, funcs)
+	local := e.bindings(pass, funcs, depWirings(pass))
 	exported := false
 	for _, fn := range funcs {
 		obj, ok := fn.Object().(*types.Func)
@@ -95,6 +103,17 @@ func runFacts(pass *analysis.Pass) (any, error) {
 			exported = true
 		}
 	}
+	for _, fn := range funcs {
+		e.Ops(fn) // every call classified: the open ones recorded
+	}
+	var completed []string
+	facts.completions, completed = e.complete(pass, extractorFor)
+	if w := e.wiringFact(local, completed); w != nil {
+		pass.ExportPackageFact(w)
+	}
+	if len(e.open) > 0 {
+		openPackages.Store(pass.Pkg, src)
+	}
 	if exported {
 		pass.ExportPackageFact(new(Summarised))
 	}
@@ -107,7 +126,7 @@ func runFacts(pass *analysis.Pass) (any, error) {
 // configured network function; or it calls a method of such a library
 // without importing it (r.db.Pool.QueryRow, where the pool is a field of
 // a wrapper type of another package).
-func needsBodies(pass *analysis.Pass, networkFuncs []string) bool {
+func needsBodies(pass *analysis.Pass, networkFuncs []string, orig *origin.Packages) bool {
 	for _, imp := range pass.Pkg.Imports() {
 		if relevantLibrary(imp.Path()) || pass.ImportPackageFact(imp, new(Summarised)) {
 			return true
@@ -120,6 +139,9 @@ func needsBodies(pass *analysis.Pass, networkFuncs []string) bool {
 	}
 	seen := map[*types.Package]bool{pass.Pkg: true}
 	for _, sel := range pass.TypesInfo.Selections {
+		if programInterfaceCall(sel, orig) {
+			return true // its implementation may be bound elsewhere (wiring.go)
+		}
 		pkg := sel.Obj().Pkg()
 		if pkg == nil || seen[pkg] {
 			continue
@@ -129,7 +151,27 @@ func needsBodies(pass *analysis.Pass, networkFuncs []string) bool {
 			return true
 		}
 	}
+	for _, w := range depWirings(pass) {
+		if len(w.Open) > 0 || len(w.Binds) > 0 {
+			return true // the package may complete a consumer
+		}
+	}
 	return false
+}
+
+// programInterfaceCall reports whether sel selects a method of a named
+// interface declared outside the standard library and the libraries the
+// tables know: a call whose implementation the program decides.
+func programInterfaceCall(sel *types.Selection, orig *origin.Packages) bool {
+	if sel.Kind() != types.MethodVal || !types.IsInterface(sel.Recv()) {
+		return false
+	}
+	m, ok := sel.Obj().(*types.Func)
+	if !ok || m.Pkg() == nil {
+		return false
+	}
+	path := m.Pkg().Path()
+	return !relevantLibrary(path) && !orig.Std(path)
 }
 
 // relevantLibrary reports whether a package's calls can lock, begin a
@@ -167,12 +209,26 @@ func importedSummary(pass *analysis.Pass) func(*types.Func) *Summary {
 // need bodies, rather than requiring buildssa, which every driver would
 // then run on every package of the program.
 func buildSSA(pass *analysis.Pass) []*ssa.Function {
+	return buildPackageSSA(sourcePackage{fset: pass.Fset, pkg: pass.Pkg, files: pass.Files, info: pass.TypesInfo})
+}
+
+// A sourcePackage is what building a package's SSA takes: its syntax and
+// types.
+type sourcePackage struct {
+	fset  *token.FileSet
+	pkg   *types.Package
+	files []*ast.File
+	info  *types.Info
+}
+
+// buildPackageSSA builds SSA for src alone (buildSSA).
+func buildPackageSSA(src sourcePackage) []*ssa.Function {
 	// BareInits: the package initializer does not call the imports'
 	// initializers, so SSA does not require every direct import to be
 	// created (it panics with "unsatisfied import" otherwise).
-	prog := ssa.NewProgram(pass.Fset, ssa.BareInits)
-	createReferenced(prog, pass)
-	pkg := prog.CreatePackage(pass.Pkg, pass.Files, pass.TypesInfo, false)
+	prog := ssa.NewProgram(src.fset, ssa.BareInits)
+	createReferenced(prog, src)
+	pkg := prog.CreatePackage(src.pkg, src.files, src.info, false)
 	pkg.Build()
 
 	var funcs []*ssa.Function
@@ -183,13 +239,13 @@ func buildSSA(pass *analysis.Pass) []*ssa.Function {
 			addAnons(anon)
 		}
 	}
-	for _, file := range pass.Files {
+	for _, file := range src.files {
 		for _, decl := range file.Decls {
 			fdecl, ok := decl.(*ast.FuncDecl)
 			if !ok {
 				continue
 			}
-			obj, ok := pass.TypesInfo.Defs[fdecl.Name].(*types.Func)
+			obj, ok := src.info.Defs[fdecl.Name].(*types.Func)
 			if !ok {
 				continue
 			}
@@ -216,7 +272,7 @@ func buildSSA(pass *analysis.Pass) []*ssa.Function {
 // blocks), with a types.Info defining those identifiers as the real
 // objects. The package is never built: its functions have no blocks, as
 // when created from types.
-func createReferenced(prog *ssa.Program, pass *analysis.Pass) {
+func createReferenced(prog *ssa.Program, src sourcePackage) {
 	type stub struct {
 		file *ast.File
 		info *types.Info
@@ -224,12 +280,12 @@ func createReferenced(prog *ssa.Program, pass *analysis.Pass) {
 	stubs := map[*types.Package]*stub{}
 	var order []*types.Package
 	declared := map[types.Object]bool{}
-	for _, obj := range pass.TypesInfo.Uses {
+	for _, obj := range src.info.Uses {
 		if fn, ok := obj.(*types.Func); ok {
 			obj = fn.Origin()
 		}
 		pkg := obj.Pkg()
-		if pkg == nil || pkg == pass.Pkg || obj.Parent() != pkg.Scope() || declared[obj] {
+		if pkg == nil || pkg == src.pkg || obj.Parent() != pkg.Scope() || declared[obj] {
 			continue
 		}
 		id := ast.NewIdent(obj.Name())

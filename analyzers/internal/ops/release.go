@@ -40,8 +40,8 @@ func (r *Result) Release(pass *analysis.Pass) {
 			return
 		}
 	}
-	r.Funcs, r.txParams, r.e = nil, nil, nil
+	r.Funcs, r.txParams, r.e, r.completions = nil, nil, nil, nil
 	if r.facts != nil {
-		r.facts.Funcs, r.facts.e = nil, nil
+		r.facts.Funcs, r.facts.e, r.facts.completions = nil, nil, nil
 	}
 }

@@ -46,6 +46,9 @@ type Result struct {
 	mu       sync.Mutex
 	released map[string]bool
 
+	// completions are the consumers the package completes (wiring.go).
+	completions []*completed
+
 	// versioning is the package's versioned rule (versioning.go).
 	versioningOnce sync.Once
 	versioning     *Versioning
@@ -92,7 +95,17 @@ func runResult(pass *analysis.Pass) (any, error) {
 	if facts == nil || facts.Funcs == nil {
 		return r, nil
 	}
-	r.Funcs, r.e, r.facts = facts.Funcs, facts.e, facts
+	r = newResult(facts.Funcs, facts.e)
+	r.facts = facts
+	for _, c := range facts.completions {
+		r.completions = append(r.completions, &completed{Completion: c, plain: newResult(c.Funcs, c.plain), bound: newResult(c.Funcs, c.bound)})
+	}
+	return r, nil
+}
+
+// newResult holds the operations e extracts from funcs.
+func newResult(funcs []*ssa.Function, e *extractor) *Result {
+	r := &Result{Funcs: funcs, e: e, txParams: map[ssa.Value]bool{}, begun: map[ssa.Value]bool{}}
 	for _, fn := range r.Funcs {
 		for _, op := range r.e.Ops(fn) {
 			if op.Kind == TxRun && op.Callback != nil && op.CallbackTx >= 0 && op.CallbackTx < len(op.Callback.Params) {
@@ -103,8 +116,20 @@ func runResult(pass *analysis.Pass) (any, error) {
 			}
 		}
 	}
-	return r, nil
+	return r
 }
+
+// A completed consumer: its operations as its own pass sees them, and
+// with the bindings of the package under analysis.
+type completed struct {
+	*Completion
+	plain, bound *Result
+}
+
+// Open reports whether fn calls an interface method nothing in its
+// package resolves: a package binding that interface may report findings
+// in fn that fn's own package cannot know of.
+func (r *Result) Open(fn *ssa.Function) bool { return r.e != nil && r.e.openFuncs[fn] }
 
 // FuncName names fn for messages: its own name, or for a closure the
 // named function it is declared in.

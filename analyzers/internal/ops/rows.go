@@ -306,6 +306,9 @@ func (e *extractor) classifyRow(call ssa.CallInstruction) []*RowOp {
 	}
 	callee := common.StaticCallee()
 	if callee == nil {
+		if common.IsInvoke() {
+			return e.helperRows(call)
+		}
 		return nil
 	}
 	if q := knowledge.SQLC(callee); q != nil {
@@ -321,7 +324,7 @@ func (e *extractor) classifyRow(call ssa.CallInstruction) []*RowOp {
 			return nil
 		}
 	}
-	return e.helperRows(call, callee)
+	return e.helperRows(call)
 }
 
 // libraryRow classifies a library call: SQL run by database/sql, sqlx or

@@ -6,7 +6,6 @@ import (
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/idemlint/idemlint/analyzers/internal/knowledge"
-	"github.com/idemlint/idemlint/analyzers/internal/ssaval"
 )
 
 // Lookups and inserts across calls: a helper's rows, as its summary says
@@ -14,20 +13,12 @@ import (
 
 // helperRows applies the lookups and inserts of a callee's summary to the
 // call's arguments.
-func (e *extractor) helperRows(call ssa.CallInstruction, callee *ssa.Function) []*RowOp {
-	fn := callee
-	if fn.Origin() != nil {
-		fn = fn.Origin()
-	}
-	s := e.summary(fn)
-	if s == nil || (len(s.Lookups) == 0 && len(s.Inserts) == 0) {
+func (e *extractor) helperRows(call ssa.CallInstruction) []*RowOp {
+	cs := e.callSummary(call)
+	if cs == nil || (len(cs.s.Lookups) == 0 && len(cs.s.Inserts) == 0) {
 		return nil
 	}
-	name := ""
-	if obj, ok := fn.Object().(*types.Func); ok {
-		name = funcName(obj)
-	}
-	args := call.Common().Args
+	s, name, args := cs.s, cs.name, cs.args
 	arg := func(r ParamRef) ssa.Value {
 		if r.Param < 0 || r.Param >= len(args) {
 			return nil
@@ -51,11 +42,10 @@ func (e *extractor) helperRows(call ssa.CallInstruction, callee *ssa.Function) [
 		return out
 	}
 	model := func(name string) types.Type {
-		pkg := ssaval.Pkg(fn)
-		if name == "" || pkg == nil {
+		if name == "" || cs.pkg == nil {
 			return nil
 		}
-		return lookupType(pkg, name)
+		return lookupType(cs.pkg, name)
 	}
 	handle := func(i int) ssa.Value {
 		if i >= 0 && i < len(args) {

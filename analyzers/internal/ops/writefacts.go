@@ -134,22 +134,11 @@ func wholeModelWrite(site knowledge.Site) (ssa.Value, string, bool) {
 // helperReads makes the reads of a call of a function whose summary says
 // it returns a model it read.
 func (e *extractor) helperReads(call *ssa.Call) []*ColumnRead {
-	callee := call.Common().StaticCallee()
-	if callee == nil {
+	cs := e.callSummary(call)
+	if cs == nil || len(cs.s.ModelReads) == 0 {
 		return nil
 	}
-	if callee.Origin() != nil {
-		callee = callee.Origin()
-	}
-	s := e.summary(callee)
-	if s == nil || len(s.ModelReads) == 0 {
-		return nil
-	}
-	name := ""
-	if obj, ok := callee.Object().(*types.Func); ok {
-		name = funcName(obj)
-	}
-	args := call.Common().Args
+	s, name, args := cs.s, cs.name, cs.args
 	var out []*ColumnRead
 	for _, r := range s.ModelReads {
 		v := resultValue(call, r.Result)
@@ -173,22 +162,11 @@ func (e *extractor) helperReads(call *ssa.Call) []*ColumnRead {
 // says it writes its model parameter whole: one per field of the model
 // stored in fn.
 func (e *extractor) helperWrites(fn *ssa.Function, call *ssa.Call) []*ColumnWrite {
-	callee := call.Common().StaticCallee()
-	if callee == nil {
+	cs := e.callSummary(call)
+	if cs == nil || len(cs.s.ModelWrites) == 0 {
 		return nil
 	}
-	if callee.Origin() != nil {
-		callee = callee.Origin()
-	}
-	s := e.summary(callee)
-	if s == nil || len(s.ModelWrites) == 0 {
-		return nil
-	}
-	name := ""
-	if obj, ok := callee.Object().(*types.Func); ok {
-		name = funcName(obj)
-	}
-	args := call.Common().Args
+	s, name, args := cs.s, cs.name, cs.args
 	var out []*ColumnWrite
 	for _, w := range s.ModelWrites {
 		if w.Param >= len(args) {

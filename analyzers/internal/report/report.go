@@ -82,7 +82,7 @@ type Reporter struct {
 	// Func, so that a panic drops them all.
 	pending   []analysis.Diagnostic
 	inFunc    bool
-	abandoned []span // functions abandoned after a panic
+	abandoned []span // functions abandoned after a panic, or whose findings this pass does not all know
 }
 
 // A span is the source range of a function.
@@ -217,6 +217,14 @@ func (r *Reporter) Finish() {
 			})
 		}
 	}
+}
+
+// Unknown says that the findings in the function spanning pos to end are
+// not all known to this pass (a package binding the interfaces it calls
+// reports more): an ignore directive there that suppressed nothing here
+// is not reported as unused.
+func (r *Reporter) Unknown(pos, end token.Pos) {
+	r.abandoned = append(r.abandoned, span{pos, end})
 }
 
 func (r *Reporter) inAbandoned(pos token.Pos) bool {

@@ -1,0 +1,354 @@
+package ops
+
+import (
+	"go/types"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/ssa"
+)
+
+// Interfaces bound across packages.
+//
+// A service written in the clean-architecture layout declares its
+// repository interface in the package that uses it (usecase), implements
+// it in a package that package does not import (persistent), and binds
+// the two in a third (main or app) that imports both. Facts flow only from
+// a package to its importers, so the consumer never sees what its calls of
+// the interface run. The package that binds them does: it sees the
+// consumer's package and the implementation's summaries. So:
+//
+//   - each package records the interfaces whose calls nothing it sees
+//     resolves (Wiring.Open), and keeps its syntax reachable from the
+//     package that will complete it (openPackages);
+//   - each package records the conversions of its program's concrete
+//     types to named interfaces it makes, with the summaries of the
+//     implementing methods (Wiring.Binds);
+//   - a package that sees an open consumer among its dependencies and an
+//     interface of it bound, among everything it sees, to one
+//     implementation analyses the consumer again with the binding
+//     (Completion), and the analyzers report, at the consumer's lines, what
+//     the binding adds to what the consumer's own pass found.
+//
+// The consumer's syntax is found through a table in the process, not a
+// fact: only a driver that analyses the whole program in one process,
+// from one load (the standalone driver, analysistest, golangci-lint), can
+// complete a consumer, and only when the package the fact names is the
+// very package the table holds. go vet runs each package in its own
+// process and gopls types dependencies from export data: there the
+// consumer's calls stay unresolved (docs/design.md, "What each driver
+// sees").
+
+// Wiring is the package fact of a package with open interface calls,
+// interface conversions, or completions.
+type Wiring struct {
+	// Open are the interfaces (path.Name) whose method calls in the
+	// package nothing resolved.
+	Open []string
+	// Binds are the conversions of concrete types of the program to
+	// named interfaces the package makes.
+	Binds []Binding
+	// Completed are the consumers the package completed, as
+	// completionKey: an importer seeing the same bindings does not
+	// complete them again.
+	Completed []string
+}
+
+func (*Wiring) AFact() {}
+
+func (w *Wiring) String() string {
+	var parts []string
+	for _, o := range w.Open {
+		parts = append(parts, "open("+o+")")
+	}
+	for _, b := range w.Binds {
+		parts = append(parts, "bind("+b.Iface+" <- "+b.Impl+")")
+	}
+	for _, c := range w.Completed {
+		parts = append(parts, "completed("+strings.ReplaceAll(c, "\x00", " ")+")")
+	}
+	return strings.Join(parts, " ")
+}
+
+// A Binding is a conversion of the concrete type Impl to the interface
+// Iface.
+type Binding struct {
+	Iface, Impl string
+	// Keys are the methodKeys of Iface's methods (embedded interfaces'
+	// under their own names).
+	Keys []string
+	// Methods are, by methodKey, the summaries of the implementing
+	// methods that do something, and Names their names for messages.
+	Methods map[string]*Summary
+	Names   map[string]string
+}
+
+// A boundMethod is the one implementation of an interface method in what
+// a package sees.
+type boundMethod struct {
+	impl string
+	name string
+	// pkg is the package whose imports the summary's model types are
+	// looked up in: the package under analysis, which sees them all.
+	pkg     *types.Package
+	summary func() *Summary
+}
+
+// openPackages holds the syntax of each package with open interface
+// calls, for the package that completes it.
+var openPackages sync.Map // *types.Package -> sourcePackage
+
+// bindings returns the bindings this package makes (conversions in
+// funcs) and sets e.bound to the interface methods bound to one
+// implementation among them and those of deps.
+func (e *extractor) bindings(pass *analysis.Pass, funcs []*ssa.Function, deps []*Wiring) []localBinding {
+	cands := map[string]map[string]*boundMethod{}
+	add := func(key, impl string, b *boundMethod) {
+		if cands[key] == nil {
+			cands[key] = map[string]*boundMethod{}
+		}
+		if _, ok := cands[key][impl]; !ok {
+			cands[key][impl] = b
+		}
+	}
+	for _, w := range deps {
+		for _, b := range w.Binds {
+			for _, key := range b.Keys {
+				s := b.Methods[key]
+				add(key, b.Impl, &boundMethod{impl: b.Impl, name: b.Names[key], pkg: pass.Pkg, summary: func() *Summary { return s }})
+			}
+		}
+	}
+	local := localBindings(pass.Pkg, funcs, e)
+	for _, lb := range local {
+		for key, m := range lb.methods {
+			add(key, lb.impl, m)
+		}
+	}
+	for key, impls := range cands {
+		if len(impls) != 1 {
+			continue // two implementations: which one runs is not known
+		}
+		for _, b := range impls {
+			if e.bound == nil {
+				e.bound = map[string]*boundMethod{}
+			}
+			e.bound[key] = b
+		}
+	}
+	return local
+}
+
+// A localBinding is a conversion made in the package under analysis.
+type localBinding struct {
+	iface, impl string
+	methods     map[string]*boundMethod // by methodKey
+}
+
+// localBindings finds the conversions, in funcs, of a concrete type
+// declared in a package of the program (not the standard library's, not a
+// library the tables know) to a named interface declared in one.
+func localBindings(pkg *types.Package, funcs []*ssa.Function, e *extractor) []localBinding {
+	seen := map[string]bool{}
+	var out []localBinding
+	for _, fn := range funcs {
+		for _, b := range fn.Blocks {
+			for _, instr := range b.Instrs {
+				mi, ok := instr.(*ssa.MakeInterface)
+				if !ok {
+					continue
+				}
+				lb, ok := e.binding(pkg, fn.Prog, mi)
+				if !ok || seen[lb.iface+"\x00"+lb.impl] {
+					continue
+				}
+				seen[lb.iface+"\x00"+lb.impl] = true
+				out = append(out, lb)
+			}
+		}
+	}
+	return out
+}
+
+// binding describes the conversion mi, when it binds a program type to a
+// program interface.
+func (e *extractor) binding(pkg *types.Package, prog *ssa.Program, mi *ssa.MakeInterface) (localBinding, bool) {
+	named, ok := types.Unalias(mi.Type()).(*types.Named)
+	if !ok || named.Obj().Pkg() == nil || named.TypeArgs().Len() > 0 || e.covered(named.Obj().Pkg().Path()) {
+		return localBinding{}, false
+	}
+	iface, ok := named.Underlying().(*types.Interface)
+	if !ok || iface.NumMethods() == 0 {
+		return localBinding{}, false
+	}
+	concrete := mi.X.Type()
+	base := concrete
+	if p, ok := base.(*types.Pointer); ok {
+		base = p.Elem()
+	}
+	cn, ok := types.Unalias(base).(*types.Named)
+	if !ok || cn.Obj().Pkg() == nil || cn.TypeArgs().Len() > 0 || e.covered(cn.Obj().Pkg().Path()) {
+		return localBinding{}, false
+	}
+	if _, isIface := cn.Underlying().(*types.Interface); isIface {
+		return localBinding{}, false
+	}
+	lb := localBinding{iface: qualifiedType(named), impl: types.TypeString(concrete, nil), methods: map[string]*boundMethod{}}
+	for i := 0; i < iface.NumMethods(); i++ {
+		m := iface.Method(i)
+		key := methodKey(m)
+		if key == "" {
+			continue
+		}
+		obj, _, _ := types.LookupFieldOrMethod(concrete, true, m.Pkg(), m.Name())
+		f, ok := obj.(*types.Func)
+		if !ok {
+			continue
+		}
+		bm := &boundMethod{impl: lb.impl, name: funcName(f), pkg: pkg}
+		if f.Pkg() == pkg {
+			if fn := prog.FuncValue(f); fn != nil {
+				bm.summary = func() *Summary { return e.summary(fn) }
+			}
+		} else if e.imported != nil {
+			bm.summary = func() *Summary { return e.imported(f) }
+		}
+		if bm.summary == nil {
+			bm.summary = func() *Summary { return nil }
+		}
+		lb.methods[key] = bm
+	}
+	return lb, true
+}
+
+// export turns the package's bindings into the fact's form.
+func (lb localBinding) export() Binding {
+	b := Binding{Iface: lb.iface, Impl: lb.impl, Methods: map[string]*Summary{}, Names: map[string]string{}}
+	for key, m := range lb.methods {
+		b.Keys = append(b.Keys, key)
+		if s := m.summary(); !s.empty() {
+			b.Methods[key] = s
+			b.Names[key] = m.name
+		}
+	}
+	sort.Strings(b.Keys)
+	return b
+}
+
+// A Completion is a consumer package analysed again, in the package that
+// binds its interfaces, with those bindings.
+type Completion struct {
+	Pkg *types.Package
+	src sourcePackage
+	// Funcs are the consumer's source functions; plain extracts their
+	// operations as the consumer's own pass does, bound with the
+	// bindings.
+	Funcs        []*ssa.Function
+	plain, bound *extractor
+}
+
+// completionKey names the completion of consumer with the bound
+// interfaces ifaces.
+func completionKey(consumer *types.Package, ifaces []string) string {
+	return consumer.Path() + "\x00" + strings.Join(ifaces, ",")
+}
+
+// complete returns the completions this package makes: each open
+// consumer among its dependencies with an interface bound here, not
+// completed by a dependency with the same bindings, whose syntax this
+// process holds. newExtractor makes an extractor for the consumer's
+// functions as this package's own is made.
+func (e *extractor) complete(pass *analysis.Pass, newExtractor func(sourcePackage, []*ssa.Function) *extractor) (comps []*Completion, keys []string) {
+	if len(e.bound) == 0 {
+		return nil, nil
+	}
+	done := map[string]bool{}
+	var consumers []analysis.PackageFact
+	for _, pf := range pass.AllPackageFacts() {
+		w, ok := pf.Fact.(*Wiring)
+		if !ok || pf.Package == pass.Pkg {
+			continue
+		}
+		for _, c := range w.Completed {
+			done[c] = true
+		}
+		if len(w.Open) > 0 {
+			consumers = append(consumers, pf)
+		}
+	}
+	sort.Slice(consumers, func(i, j int) bool { return consumers[i].Package.Path() < consumers[j].Package.Path() })
+	for _, pf := range consumers {
+		var ifaces []string
+		for _, iface := range pf.Fact.(*Wiring).Open {
+			if e.binds(iface) {
+				ifaces = append(ifaces, iface)
+			}
+		}
+		if len(ifaces) == 0 {
+			continue
+		}
+		key := completionKey(pf.Package, ifaces)
+		if done[key] {
+			continue
+		}
+		v, ok := openPackages.Load(pf.Package)
+		if !ok {
+			continue // another process's package, or another load's
+		}
+		src := v.(sourcePackage)
+		funcs := buildPackageSSA(src)
+		plain := newExtractor(src, funcs)
+		bound := newExtractor(src, funcs)
+		bound.bound = e.bound
+		for _, fn := range funcs {
+			bound.Ops(fn)
+		}
+		keys = append(keys, key)
+		if len(bound.boundCalls) == 0 {
+			continue
+		}
+		comps = append(comps, &Completion{Pkg: pf.Package, src: src, Funcs: funcs, plain: plain, bound: bound})
+	}
+	return comps, keys
+}
+
+// binds reports whether some method of the interface iface is bound.
+func (e *extractor) binds(iface string) bool {
+	for key := range e.bound {
+		if strings.HasPrefix(key, iface+".") && !strings.Contains(key[len(iface)+1:], ".") {
+			return true
+		}
+	}
+	return false
+}
+
+// depWirings returns the Wiring facts of pass's dependencies.
+func depWirings(pass *analysis.Pass) []*Wiring {
+	var out []*Wiring
+	for _, pf := range pass.AllPackageFacts() {
+		if w, ok := pf.Fact.(*Wiring); ok && pf.Package != pass.Pkg {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+// wiringFact is the package's Wiring fact, nil when it has nothing.
+func (e *extractor) wiringFact(local []localBinding, completed []string) *Wiring {
+	w := &Wiring{Completed: completed}
+	for iface := range e.open {
+		w.Open = append(w.Open, iface)
+	}
+	sort.Strings(w.Open)
+	for _, lb := range local {
+		w.Binds = append(w.Binds, lb.export())
+	}
+	slices.SortFunc(w.Binds, func(a, b Binding) int { return strings.Compare(a.Iface+a.Impl, b.Iface+b.Impl) })
+	if len(w.Open) == 0 && len(w.Binds) == 0 && len(w.Completed) == 0 {
+		return nil
+	}
+	return w
+}
