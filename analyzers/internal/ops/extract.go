@@ -38,7 +38,7 @@ type extractor struct {
 	open       map[string]bool
 	openFuncs  map[*ssa.Function]bool
 	rx         *requestExt // requests and retries (request.go, retry.go)
-	rowx  *rowExt     // lookups and inserts (rows.go)
+	rowx       *rowExt     // lookups and inserts (rows.go)
 	// origin says which packages are the standard library's.
 	origin *origin.Packages
 }
