@@ -95,6 +95,41 @@ func TestGolangciE2E(t *testing.T) {
 		}
 	})
 
+	// A consumer's hazard behind an interface it declares is reported by
+	// the package binding the interface (ops' wiring.go): golangci-lint
+	// analyses the program in one process, from one load, as the
+	// standalone driver does, and must report it too.
+	t.Run("wiring", func(t *testing.T) {
+		dir := copyDemo(t, demo)
+		fixture := filepath.Join(root, "testdata", "fixtures", "cleanarch")
+		pkg := filepath.Join(dir, "internal", "cleanarch")
+		require.NoError(t, filepath.WalkDir(fixture, func(path string, d fs.DirEntry, err error) error {
+			if err != nil || d.IsDir() {
+				return err
+			}
+			src, err := os.ReadFile(path)
+			if err != nil {
+				return err
+			}
+			rel, _ := filepath.Rel(fixture, path)
+			out := filepath.Join(pkg, rel)
+			if err := os.MkdirAll(filepath.Dir(out), 0o755); err != nil {
+				return err
+			}
+			src = bytes.ReplaceAll(src, []byte("example.com/fixtures/cleanarch"), []byte("example.com/demo/internal/cleanarch"))
+			return os.WriteFile(out, src, 0o644)
+		}))
+		want := standaloneFindings(t, idemlint, dir)
+		var consumer []finding
+		for _, f := range want {
+			if strings.HasPrefix(f.File, "internal/cleanarch/usecase/") && !f.Related {
+				consumer = append(consumer, f)
+			}
+		}
+		require.Len(t, consumer, 2, "the fixture's two findings at the use cases' lines: %v", want)
+		assert.Equal(t, want, golangciFindings(t, gcl, config, dir))
+	})
+
 	t.Run("fix", func(t *testing.T) {
 		// The lostupdate fixture whose fixes are mechanical, added to the
 		// demo as a package of its own; --fix must leave it as its golden

@@ -34,6 +34,7 @@ var fixtures = []string{
 	"./checkinsert/xormsvc",       // xorm Get, Exist, Count and GetOrError, then Insert, inline and through repositories (xormrepo); engine.Transaction with ForUpdate
 	"./checkinsert/gopgsvc",       // go-pg Select, Exists and Count, inline and through a repository in another package; Insert with OnConflict; SelectOrInsert; QueryOne and Exec SQL text
 	"./checkinsert/goqusvc",       // goqu ScanStruct found, Count and database/sql ErrNoRows, then Rows of the caller's struct; OnConflict DoNothing, DoUpdate
+	"./checkinsert/globalsvc",     // package-level handles (GORM, database/sql) with the caller's struct, a validator, an exists-helper returning true, nil / false, nil
 }
 
 func Test(t *testing.T) {
@@ -71,5 +72,5 @@ func TestRelated(t *testing.T) {
 			}
 		}
 	}
-	assert.Equal(t, map[string]int{"checkinsert/race": 80, "checkinsert/effect-before-claim": 4, "checkinsert/firstorcreate": 4}, counts)
+	assert.Equal(t, map[string]int{"checkinsert/race": 85, "checkinsert/effect-before-claim": 4, "checkinsert/firstorcreate": 4}, counts)
 }

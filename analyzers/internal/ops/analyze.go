@@ -27,11 +27,9 @@ func Analyze(pass *analysis.Pass, setup func(r *report.Reporter, res *Result) (c
 	r := report.New(pass)
 	if res != nil {
 		checkFuncs(r, res, setup)
-		for _, fn := range res.Funcs {
-			if res.Open(fn) {
-				// A package binding its interface may find more here.
-				r.Unknown(fn.Pos(), funcEnd(fn))
-			}
+		for _, sp := range res.openSpans {
+			// A package binding its interfaces may find more here.
+			r.Unknown(sp.pos, sp.end)
 		}
 		for _, c := range res.completions {
 			checkCompleted(pass, setup, c)

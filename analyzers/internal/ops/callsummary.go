@@ -24,9 +24,7 @@ type calleeSummary struct {
 // an interface method, its implementation's, when one is known. That is
 // the package's own interface with one implementation in the package
 // (soleImpls), an interface whose package exported the fact, or an
-// interface bound in the program to one implementation (wiring.go). A
-// call of an interface none of these resolves is recorded as open: a
-// package importing both sides may complete it.
+// interface bound in the program to one implementation (wiring.go).
 func (e *extractor) callSummary(call ssa.CallInstruction) *calleeSummary {
 	common := call.Common()
 	if !common.IsInvoke() {
@@ -80,13 +78,6 @@ func (e *extractor) callSummary(call ssa.CallInstruction) *calleeSummary {
 			return nil
 		}
 		return &calleeSummary{s: s, name: b.name, args: args, pkg: b.pkg}
-	}
-	if m.Pkg() != nil && !e.covered(m.Pkg().Path()) {
-		if e.open == nil {
-			e.open, e.openFuncs = map[string]bool{}, map[*ssa.Function]bool{}
-		}
-		e.open[ifaceOf(m)] = true
-		e.openFuncs[call.Parent()] = true
 	}
 	return nil
 }

@@ -30,13 +30,10 @@ type extractor struct {
 	// implementation in the package to it (soleImpls).
 	impls map[*types.Func]*ssa.Function
 	// bound are the interface methods the program binds to one
-	// implementation, by methodKey (wiring.go); boundCalls the calls
-	// resolved through them, and open the interfaces (by ifaceOf) of
-	// calls nothing resolved, in openFuncs.
+	// implementation, by methodKey (wiring.go), and boundCalls the calls
+	// resolved through them.
 	bound      map[string]*boundMethod
 	boundCalls map[ssa.CallInstruction]bool
-	open       map[string]bool
-	openFuncs  map[*ssa.Function]bool
 	rx         *requestExt // requests and retries (request.go, retry.go)
 	rowx       *rowExt     // lookups and inserts (rows.go)
 	// origin says which packages are the standard library's.

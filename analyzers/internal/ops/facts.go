@@ -56,8 +56,10 @@ type Facts struct {
 	Funcs []*ssa.Function
 	// e holds the operations and summaries computed so far.
 	e *extractor
-	// completions are the consumers this package completes (wiring.go).
+	// completions are the consumers this package completes, and
+	// openSpans the functions of this package with open calls (wiring.go).
 	completions []*Completion
+	openSpans   []span
 }
 
 func runFacts(pass *analysis.Pass) (any, error) {
@@ -72,10 +74,23 @@ func runFacts(pass *analysis.Pass) (any, error) {
 		configured = append(append(configured, cfg.NetworkFuncs...), cfg.RetryFuncs...)
 	}
 	orig := pass.ResultOf[origin.Analyzer].(*origin.Packages)
-	if report.IllTyped(pass) || (cfg != nil && cfg.Err != nil) || orig.Std(pass.Pkg.Path()) || knowledge.Covered(pass.Pkg.Path()) || !(needsBodies(pass, configured, orig) || mayRetry(pass)) {
+	if report.IllTyped(pass) || (cfg != nil && cfg.Err != nil) || orig.Std(pass.Pkg.Path()) || knowledge.Covered(pass.Pkg.Path()) {
 		return facts, nil
 	}
 	src := sourcePackage{fset: pass.Fset, pkg: pass.Pkg, files: pass.Files, info: pass.TypesInfo}
+	// The interfaces whose calls nothing here resolves, read from the
+	// types: a consumer needs no SSA of its own to be completed.
+	var open []string
+	open, facts.openSpans = openCalls(pass, orig)
+	if len(open) > 0 {
+		openPackages.Store(pass.Pkg, src)
+	}
+	if !(needsBodies(pass, configured) || mayRetry(pass)) {
+		if len(open) > 0 {
+			pass.ExportPackageFact(&Wiring{Open: open})
+		}
+		return facts, nil
+	}
 	funcs := buildPackageSSA(src)
 	extractorFor := func(src sourcePackage, funcs []*ssa.Function) *extractor {
 		e := newExtractor(facts.Imported, networkFuncs, orig)
@@ -103,16 +118,10 @@ func runFacts(pass *analysis.Pass) (any, error) {
 			exported = true
 		}
 	}
-	for _, fn := range funcs {
-		e.Ops(fn) // every call classified: the open ones recorded
-	}
 	var completed []string
 	facts.completions, completed = e.complete(pass, extractorFor)
-	if w := e.wiringFact(local, completed); w != nil {
+	if w := wiringFact(open, local, completed); w != nil {
 		pass.ExportPackageFact(w)
-	}
-	if len(e.open) > 0 {
-		openPackages.Store(pass.Pkg, src)
 	}
 	if exported {
 		pass.ExportPackageFact(new(Summarised))
@@ -126,7 +135,7 @@ func runFacts(pass *analysis.Pass) (any, error) {
 // configured network function; or it calls a method of such a library
 // without importing it (r.db.Pool.QueryRow, where the pool is a field of
 // a wrapper type of another package).
-func needsBodies(pass *analysis.Pass, networkFuncs []string, orig *origin.Packages) bool {
+func needsBodies(pass *analysis.Pass, networkFuncs []string) bool {
 	for _, imp := range pass.Pkg.Imports() {
 		if relevantLibrary(imp.Path()) || pass.ImportPackageFact(imp, new(Summarised)) {
 			return true
@@ -139,9 +148,6 @@ func needsBodies(pass *analysis.Pass, networkFuncs []string, orig *origin.Packag
 	}
 	seen := map[*types.Package]bool{pass.Pkg: true}
 	for _, sel := range pass.TypesInfo.Selections {
-		if programInterfaceCall(sel, orig) {
-			return true // its implementation may be bound elsewhere (wiring.go)
-		}
 		pkg := sel.Obj().Pkg()
 		if pkg == nil || seen[pkg] {
 			continue
@@ -151,27 +157,7 @@ func needsBodies(pass *analysis.Pass, networkFuncs []string, orig *origin.Packag
 			return true
 		}
 	}
-	for _, w := range depWirings(pass) {
-		if len(w.Open) > 0 || len(w.Binds) > 0 {
-			return true // the package may complete a consumer
-		}
-	}
-	return false
-}
-
-// programInterfaceCall reports whether sel selects a method of a named
-// interface declared outside the standard library and the libraries the
-// tables know: a call whose implementation the program decides.
-func programInterfaceCall(sel *types.Selection, orig *origin.Packages) bool {
-	if sel.Kind() != types.MethodVal || !types.IsInterface(sel.Recv()) {
-		return false
-	}
-	m, ok := sel.Obj().(*types.Func)
-	if !ok || m.Pkg() == nil {
-		return false
-	}
-	path := m.Pkg().Path()
-	return !relevantLibrary(path) && !orig.Std(path)
+	return mayComplete(depWirings(pass))
 }
 
 // relevantLibrary reports whether a package's calls can lock, begin a
@@ -330,6 +316,18 @@ func soleImpls(pkg *types.Package, funcs []*ssa.Function) map[*types.Func]*ssa.F
 			byObj[obj] = fn
 		}
 	}
+	impls := map[*types.Func]*ssa.Function{}
+	for m, f := range soleImplMethods(pkg) {
+		if fn := byObj[f]; fn != nil {
+			impls[m] = fn
+		}
+	}
+	return impls
+}
+
+// soleImplMethods is soleImpls on types: each method of an interface of
+// pkg with one implementation in pkg, mapped to the implementing method.
+func soleImplMethods(pkg *types.Package) map[*types.Func]*types.Func {
 	var ifaces []*types.Named
 	var concrete []*types.Named
 	scope := pkg.Scope()
@@ -350,7 +348,7 @@ func soleImpls(pkg *types.Package, funcs []*ssa.Function) map[*types.Func]*ssa.F
 		}
 		concrete = append(concrete, named)
 	}
-	impls := map[*types.Func]*ssa.Function{}
+	impls := map[*types.Func]*types.Func{}
 	for _, in := range ifaces {
 		iface := in.Underlying().(*types.Interface)
 		var impl types.Type
@@ -374,12 +372,8 @@ func soleImpls(pkg *types.Package, funcs []*ssa.Function) map[*types.Func]*ssa.F
 				continue
 			}
 			obj, _, _ := types.LookupFieldOrMethod(impl, true, pkg, m.Name())
-			f, ok := obj.(*types.Func)
-			if !ok {
-				continue
-			}
-			if fn := byObj[f]; fn != nil {
-				impls[m] = fn
+			if f, ok := obj.(*types.Func); ok {
+				impls[m] = f
 			}
 		}
 	}

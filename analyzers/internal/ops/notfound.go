@@ -589,7 +589,21 @@ func foundResult(fn *ssa.Function, op *RowOp) (int, bool) {
 	if idx < 0 {
 		return -1, false
 	}
-	seen := false
+	// return true, nil where the lookup found its row and return false,
+	// nil where it found nothing: the helper's own branches say it.
+	var notFound []*ssa.BasicBlock
+	inNotFound := func(b *ssa.BasicBlock) bool {
+		if notFound == nil {
+			notFound = append(notFoundBlocks(op), nil) // nil: computed
+		}
+		for _, s := range notFound {
+			if s != nil && s.Dominates(b) {
+				return true
+			}
+		}
+		return false
+	}
+	seen, constTrue, falseWhenNotFound := false, false, false
 	for _, b := range fn.Blocks {
 		if len(b.Instrs) == 0 {
 			continue
@@ -599,15 +613,40 @@ func foundResult(fn *ssa.Function, op *RowOp) (int, bool) {
 			continue
 		}
 		v := ret.Results[idx]
-		if c, ok := v.(*ssa.Const); ok && c.Value != nil && !constant.BoolVal(c.Value) {
-			continue // return false, err: an error path
+		if c, ok := v.(*ssa.Const); ok && c.Value != nil {
+			if !constant.BoolVal(c.Value) {
+				// return false, err: an error path; return false, nil
+				// where nothing was found: the not-found answer.
+				falseWhenNotFound = falseWhenNotFound || (nilError(ret) && inNotFound(b))
+				continue
+			}
+			if inNotFound(b) || !Reaches(op.Instr, ret, nil) {
+				return -1, false
+			}
+			constTrue = true
+			continue
 		}
 		if !foundExpr(op, v) {
 			return -1, false
 		}
 		seen = true
 	}
-	return idx, seen
+	if constTrue && !falseWhenNotFound {
+		return -1, false // true on some path, but no path that found nothing says false
+	}
+	return idx, seen || constTrue
+}
+
+// nilError reports whether ret returns a nil error (or the function has
+// no error result).
+func nilError(ret *ssa.Return) bool {
+	for _, v := range ret.Results {
+		if isErrorType(v.Type()) {
+			c, ok := v.(*ssa.Const)
+			return ok && c.IsNil()
+		}
+	}
+	return true
 }
 
 // foundExpr reports whether v is true exactly when op found its row.

@@ -46,8 +46,10 @@ type Result struct {
 	mu       sync.Mutex
 	released map[string]bool
 
-	// completions are the consumers the package completes (wiring.go).
+	// completions are the consumers the package completes, and
+	// openSpans its functions with open calls (wiring.go).
 	completions []*completed
+	openSpans   []span
 
 	// versioning is the package's versioned rule (versioning.go).
 	versioningOnce sync.Once
@@ -92,11 +94,15 @@ func (r *Result) TxCallback(fn *ssa.Function) bool {
 func runResult(pass *analysis.Pass) (any, error) {
 	r := &Result{txParams: map[ssa.Value]bool{}, begun: map[ssa.Value]bool{}, e: newExtractor(nil, nil, pass.ResultOf[origin.Analyzer].(*origin.Packages))}
 	facts, _ := pass.ResultOf[FactsAnalyzer].(*Facts)
-	if facts == nil || facts.Funcs == nil {
+	if facts == nil {
+		return r, nil
+	}
+	r.openSpans = facts.openSpans
+	if facts.Funcs == nil {
 		return r, nil
 	}
 	r = newResult(facts.Funcs, facts.e)
-	r.facts = facts
+	r.facts, r.openSpans = facts, facts.openSpans
 	for _, c := range facts.completions {
 		r.completions = append(r.completions, &completed{Completion: c, plain: newResult(c.Funcs, c.plain), bound: newResult(c.Funcs, c.bound)})
 	}
@@ -125,11 +131,6 @@ type completed struct {
 	*Completion
 	plain, bound *Result
 }
-
-// Open reports whether fn calls an interface method nothing in its
-// package resolves: a package binding that interface may report findings
-// in fn that fn's own package cannot know of.
-func (r *Result) Open(fn *ssa.Function) bool { return r.e != nil && r.e.openFuncs[fn] }
 
 // FuncName names fn for messages: its own name, or for a closure the
 // named function it is declared in.

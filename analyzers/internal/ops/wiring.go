@@ -1,7 +1,9 @@
 package ops
 
 import (
+	"go/token"
 	"go/types"
+	"maps"
 	"slices"
 	"sort"
 	"strings"
@@ -9,6 +11,8 @@ import (
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ssa"
+
+	"github.com/idemlint/idemlint/analyzers/internal/origin"
 )
 
 // Interfaces bound across packages.
@@ -122,7 +126,10 @@ func (e *extractor) bindings(pass *analysis.Pass, funcs []*ssa.Function, deps []
 			}
 		}
 	}
-	local := localBindings(pass.Pkg, funcs, e)
+	var local []localBinding
+	if programPackage(pass) {
+		local = localBindings(pass.Pkg, funcs, e)
+	}
 	for _, lb := range local {
 		for key, m := range lb.methods {
 			add(key, lb.impl, m)
@@ -337,12 +344,8 @@ func depWirings(pass *analysis.Pass) []*Wiring {
 }
 
 // wiringFact is the package's Wiring fact, nil when it has nothing.
-func (e *extractor) wiringFact(local []localBinding, completed []string) *Wiring {
-	w := &Wiring{Completed: completed}
-	for iface := range e.open {
-		w.Open = append(w.Open, iface)
-	}
-	sort.Strings(w.Open)
+func wiringFact(open []string, local []localBinding, completed []string) *Wiring {
+	w := &Wiring{Open: open, Completed: completed}
 	for _, lb := range local {
 		w.Binds = append(w.Binds, lb.export())
 	}
@@ -351,4 +354,80 @@ func (e *extractor) wiringFact(local []localBinding, completed []string) *Wiring
 		return nil
 	}
 	return w
+}
+
+// A span is the source range of a function.
+type span struct{ pos, end token.Pos }
+
+// openCalls returns the interfaces (path.Name) of the package's calls of
+// interface methods that nothing the package sees resolves, and the
+// functions making them: a method of a named interface declared outside
+// the standard library and the tables, with no implementation in its own
+// package (soleImplMethods) and no summary its package exported for it.
+func openCalls(pass *analysis.Pass, orig *origin.Packages) ([]string, []span) {
+	if !programPackage(pass) {
+		return nil, nil
+	}
+	sole := soleImplMethods(pass.Pkg)
+	ifaces := map[string]bool{}
+	var at []token.Pos
+	for expr, sel := range pass.TypesInfo.Selections {
+		if sel.Kind() != types.MethodVal || !types.IsInterface(sel.Recv()) {
+			continue
+		}
+		m, ok := sel.Obj().(*types.Func)
+		if !ok || m.Pkg() == nil || relevantLibrary(m.Pkg().Path()) || orig.Std(m.Pkg().Path()) {
+			continue
+		}
+		iface := ifaceOf(m)
+		if iface == "" || sole[m] != nil || pass.ImportObjectFact(m, new(Summary)) {
+			continue
+		}
+		ifaces[iface] = true
+		at = append(at, expr.Pos())
+	}
+	if len(ifaces) == 0 {
+		return nil, nil
+	}
+	var spans []span
+	for _, f := range pass.Files {
+		for _, decl := range f.Decls {
+			if slices.ContainsFunc(at, func(p token.Pos) bool { return decl.Pos() <= p && p < decl.End() }) {
+				spans = append(spans, span{decl.Pos(), decl.End()})
+			}
+		}
+	}
+	return slices.Sorted(maps.Keys(ifaces)), spans
+}
+
+// programPackage reports whether pass's package is the program's own,
+// not a dependency's: a package of a main module (no version), or of no
+// module. A library's interfaces and conversions among its own types are
+// not the service's wiring.
+func programPackage(pass *analysis.Pass) bool {
+	return pass.Module == nil || pass.Module.Version == ""
+}
+
+// mayComplete reports whether, among deps, an open interface is bound:
+// the package importing them may complete a consumer.
+func mayComplete(deps []*Wiring) bool {
+	open := map[string]bool{}
+	for _, w := range deps {
+		for _, o := range w.Open {
+			open[o] = true
+		}
+	}
+	if len(open) == 0 {
+		return false
+	}
+	for _, w := range deps {
+		for _, b := range w.Binds {
+			for _, key := range b.Keys {
+				if i := strings.LastIndex(key, "."); i > 0 && open[key[:i]] {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
