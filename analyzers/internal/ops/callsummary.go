@@ -73,10 +73,10 @@ func (e *extractor) callSummary(call ssa.CallInstruction) *calleeSummary {
 	}
 	if b := e.bound[key]; b != nil {
 		s := b.summary()
-		e.boundCalls[call] = true
-		if s == nil {
+		if s.empty() {
 			return nil
 		}
+		e.boundCalls[call] = true
 		return &calleeSummary{s: s, name: b.name, args: args, pkg: b.pkg}
 	}
 	return nil

@@ -322,10 +322,12 @@ func (e *extractor) complete(pass *analysis.Pass, newExtractor func(sourcePackag
 	return comps, keys
 }
 
-// binds reports whether some method of the interface iface is bound.
+// binds reports whether some method of the interface iface is bound to
+// an implementation that does something (a summary): only then can a
+// completion find more than the consumer's own pass.
 func (e *extractor) binds(iface string) bool {
-	for key := range e.bound {
-		if strings.HasPrefix(key, iface+".") && !strings.Contains(key[len(iface)+1:], ".") {
+	for key, b := range e.bound {
+		if strings.HasPrefix(key, iface+".") && !strings.Contains(key[len(iface)+1:], ".") && !b.summary().empty() {
 			return true
 		}
 	}
