@@ -32,7 +32,10 @@ import (
 // package-level variables are composite literals of
 // entgo.io/ent/dialect/sql/schema's Column and Table. What this reader
 // does not understand in a table makes the table contribute its keys only.
-var entTables = &schema.TableReader{Lib: "ent", Read: readEnt} // entDialect.Lib, which refers to it
+//
+// Lib is entDialect's family, spelt out: entDialect refers to this
+// reader, so this cannot refer to it.
+var entTables = &schema.TableReader{Lib: "ent", Read: readEnt}
 
 const (
 	entSchemaPath = "entgo.io/ent/dialect/sql/schema"
