@@ -186,7 +186,7 @@ func why(w *write) string {
 	if w.inferred {
 		return fmt.Sprintf("another update of this package compares or bumps %s.%s", w.table, v.Column)
 	}
-	src := v.Source.Kind.String()
+	src := v.Source.From()
 	if v.Source.Kind == schema.FromDDL {
 		src = "the DDL"
 	} else {

@@ -2,6 +2,7 @@ package retrypost
 
 import (
 	_ "embed"
+	"go/token"
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ssa"
@@ -34,28 +35,55 @@ const fix = "derive the key once from the business operation and send it on ever
 func run(pass *analysis.Pass) (any, error) {
 	return ops.Analyze(pass, func(r *report.Reporter, res *ops.Result) func(*ssa.Function) {
 		return func(fn *ssa.Function) {
-			for _, f := range res.RetryFindings(fn) {
+			seen := map[token.Pos]bool{}
+			for _, s := range res.RetriedSends(fn) {
+				rule, retry := decide(s)
+				if rule == "" || seen[s.Pos] {
+					continue
+				}
+				seen[s.Pos] = true
 				r.Report(report.Finding{
-					Pos:     f.Pos,
-					Rule:    f.Rule,
-					Message: message(f),
-					Related: []analysis.RelatedInformation{{Pos: f.RetryPos, Message: "the retry: " + f.Retry}},
+					Pos:     s.Pos,
+					Rule:    rule,
+					Message: message(s, rule, retry),
+					Related: []analysis.RelatedInformation{{Pos: retry.Pos, Message: "the retry: " + retry.By}},
 				})
 			}
 		}
 	})
 }
 
-func message(f ops.RetryFinding) string {
-	switch f.Rule {
-	case "freshkey":
-		return f.Request + " is retried by " + f.Retry + " with an idempotency key made by " + f.Fresh +
+// decide returns the sub-rule a retried request breaks and the retry
+// that breaks it (the first that does, in the order ops lists them), or
+// "" when none does: a request performed once however often it is sent
+// (not POST or PATCH, a stripe-go read) is safe to retry; one without a
+// key breaks nokey, one whose key is made on every attempt freshkey; a key
+// fixed before the first attempt makes the retry safe, and one that
+// cannot be seen suppresses.
+func decide(s ops.RetriedSend) (string, ops.Retrial) {
+	if !s.NonIdempotent {
+		return "", ops.Retrial{}
+	}
+	for _, r := range s.Retries {
+		switch r.Key {
+		case ops.AttemptKeyNone:
+			return "nokey", r
+		case ops.AttemptKeyEach:
+			return "freshkey", r
+		}
+	}
+	return "", ops.Retrial{}
+}
+
+func message(s ops.RetriedSend, rule string, r ops.Retrial) string {
+	if rule == "freshkey" {
+		return s.Request + " is retried by " + r.By + " with an idempotency key made by " + r.Fresh +
 			" on every attempt: the server sees each retry as a new operation and performs it again; " + fix
 	}
 	what := "without an idempotency key"
-	if f.Stripe {
+	if s.Stripe {
 		what = "without an idempotency key of its own (stripe-go makes a new one on every call)"
 	}
-	return f.Request + " is retried by " + f.Retry + " " + what +
+	return s.Request + " is retried by " + r.By + " " + what +
 		": an attempt whose response was lost has already been performed, and the retry performs it again; " + fix
 }

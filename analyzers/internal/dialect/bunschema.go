@@ -46,7 +46,7 @@ func bunReadModel(obj *types.TypeName, _ schema.TableNameLookup) *schema.Model {
 	}
 	table := bunTable(st)
 	if table == "" {
-		table = schema.Plural(underscore(obj.Name()))
+		table = plural(underscore(obj.Name()))
 	}
 	// Services make bun's tables with SQL migrations more often than
 	// with CreateTable from the model: its keys count, its columns do not
@@ -54,7 +54,7 @@ func bunReadModel(obj *types.TypeName, _ schema.TableNameLookup) *schema.Model {
 	m := &schema.Model{Type: schema.TypeKey(obj), Table: table, KeysOnly: true}
 	r := &bunModelReader{model: m}
 	r.walk(st, 0)
-	m.Keys = r.keys.keys(m.Type)
+	m.Keys = r.keys.keys()
 	return m
 }
 

@@ -72,9 +72,13 @@ type Dialect struct {
 
 	// Models is the library's naming of its models (struct tags, table
 	// names), registered with the schema layer; nil when its models are
-	// not named in Go (generated code, SQL text) or GORM's naming, the
-	// schema layer's default, is theirs.
+	// not named in Go (generated code, SQL text). GORM's is the default
+	// reader, which names the structs no other library claims.
 	Models *schema.ModelReader
+	// Tables reads the tables the library's generated code declares in
+	// Go (ent's migrate package), registered with the schema layer; nil
+	// for the others.
+	Tables *schema.TableReader
 
 	// LookupOrInsert is checkinsert's message for the library's own
 	// lookup-or-insert call (GORM FirstOrCreate), on table (" on users"
@@ -87,7 +91,8 @@ var all = []*Dialect{sqlDialect, sqlcDialect, gormDialect, gormV1Dialect, bunDia
 
 // The ops layer dispatches each library call to the Library of its
 // package, and the schema layer asks the model readers what a struct
-// type maps to; the dialects are where those come from.
+// type maps to and the table readers what generated code declares; the
+// dialects are where those come from.
 func init() {
 	for _, d := range all {
 		if d.Ops != nil {
@@ -95,6 +100,9 @@ func init() {
 		}
 		if d.Models != nil {
 			schema.RegisterModels(d.Models)
+		}
+		if d.Tables != nil {
+			schema.RegisterTables(d.Tables)
 		}
 	}
 }

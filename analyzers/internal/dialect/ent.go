@@ -5,9 +5,10 @@ import (
 	"go/types"
 	"strings"
 
+	"golang.org/x/tools/go/ssa"
+
 	"github.com/idemlint/idemlint/analyzers/internal/knowledge"
 	"github.com/idemlint/idemlint/analyzers/internal/ops"
-	"golang.org/x/tools/go/ssa"
 )
 
 // entDialect is ent's generated client.
@@ -27,6 +28,7 @@ var entDialect = &Dialect{
 	CheckCount:        "use the count it returns and treat 0 as a conflict",
 	UnobservableCount: func(*ops.Update) (string, string) { return "", "" },
 	Ops:               entOpsLibrary,
+	Tables:            entTables,
 }
 
 // entOps is how the calls of ent's generated client become operations:

@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"github.com/idemlint/idemlint/analyzers/internal/ops"
-	"github.com/idemlint/idemlint/analyzers/internal/schema"
 )
 
 const gopgPkg = "github.com/go-pg/pg/v10"
@@ -67,7 +66,7 @@ func gopgModelColumns(t types.Type) (string, func(string) (string, bool)) {
 		if gopgHasTableName(st) {
 			return "", nil
 		}
-		table = schema.Plural(gopgUnderscore(types.Unalias(t).(*types.Named).Obj().Name()))
+		table = plural(gopgUnderscore(types.Unalias(t).(*types.Named).Obj().Name()))
 	}
 	return table, func(field string) (string, bool) {
 		c := gopgColumn(st, field)

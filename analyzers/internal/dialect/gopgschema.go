@@ -42,7 +42,7 @@ func gopgReadModel(obj *types.TypeName, _ schema.TableNameLookup) *schema.Model 
 		if gopgHasTableName(st) {
 			return nil // no table, or one named by a placeholder
 		}
-		table = schema.Plural(gopgUnderscore(obj.Name()))
+		table = plural(gopgUnderscore(obj.Name()))
 	}
 	m := &schema.Model{Type: schema.TypeKey(obj), Table: table, KeysOnly: true}
 	keys := modelKeys{pk: gopgPKs(obj.Type())}
@@ -63,6 +63,6 @@ func gopgReadModel(obj *types.TypeName, _ schema.TableNameLookup) *schema.Model 
 			}
 		}
 	}
-	m.Keys = keys.keys(m.Type)
+	m.Keys = keys.keys()
 	return m
 }

@@ -39,6 +39,7 @@ var gormDialect = &Dialect{
 	UnobservableCount: func(*ops.Update) (string, string) { return "", "" },
 	PluginBypass:      gormPluginBypass,
 	Ops:               gormV2.library(),
+	Models:            gormModels,
 	LookupOrInsert: func(table string) string {
 		return fmt.Sprintf("gorm FirstOrCreate%s looks the row up and inserts it in two statements: two concurrent callers both find nothing and both insert, "+
 			"and with a unique key the second gets an error instead of the row; catch gorm.ErrDuplicatedKey (TranslateError) and read the row again, "+

@@ -23,19 +23,18 @@ func (k *modelKeys) group(name, col string) {
 	k.groups[name] = append(k.groups[name], col)
 }
 
-// keys returns the keys, each with the model as its source.
-func (k *modelKeys) keys(model string) []schema.Key {
-	src := schema.Source{Kind: schema.FromModel, Name: model}
+// keys returns the keys (the schema layer sets their Source: the model).
+func (k *modelKeys) keys() []schema.Key {
 	var out []schema.Key
 	if len(k.pk) > 0 {
-		out = append(out, schema.Key{Columns: k.pk, Parts: k.pk, Primary: true, Source: src})
+		out = append(out, schema.Key{Columns: k.pk, Parts: k.pk, Primary: true})
 	}
 	for _, col := range k.alone {
-		out = append(out, schema.Key{Columns: []string{col}, Parts: []string{col}, Source: src})
+		out = append(out, schema.Key{Columns: []string{col}, Parts: []string{col}})
 	}
 	for _, name := range k.names {
 		cols := k.groups[name]
-		out = append(out, schema.Key{Name: name, Columns: cols, Parts: cols, Source: src})
+		out = append(out, schema.Key{Name: name, Columns: cols, Parts: cols})
 	}
 	return out
 }

@@ -66,6 +66,6 @@ func xormReadModel(obj *types.TypeName, tableNames schema.TableNameLookup) *sche
 			}
 		}
 	}
-	m.Keys = keys.keys(m.Type)
+	m.Keys = keys.keys()
 	return m
 }

@@ -128,12 +128,11 @@ func (c *construct) in(fn *ssa.Function) string {
 	return c.desc
 }
 
-// A RetryFinding is a non-idempotent request retried without an
-// idempotency key fixed before the first attempt.
-type RetryFinding struct {
-	// Rule is "nokey" (no key) or "freshkey" (a key made on every
-	// attempt).
-	Rule string
+// A RetriedSend is a request a function sends, or hands to a retry
+// wrapper through a named callback, that something retries: the facts
+// retrypost judges. Which of them is a hazard, and how it is worded, is
+// retrypost's; ops only says what each retry does to the request's key.
+type RetriedSend struct {
 	// Pos is the request call, or the call in the function that leads to
 	// it (a helper's, or a retry wrapper's whose callback is a named
 	// function).
@@ -141,51 +140,88 @@ type RetryFinding struct {
 	// Request names the request: "POST .../v1/payouts via
 	// http.(*Client).Do".
 	Request string
-	// Retry names what retries it, RetryPos where it is.
-	Retry    string
-	RetryPos token.Pos
-	// Fresh names what makes a fresh key on every attempt.
-	Fresh string
-	// Stripe is whether stripe-go sends it (and without a key makes a new
-	// one per call).
+	// NonIdempotent is whether performing it twice does the work twice: a
+	// POST or PATCH, a stripe-go create, confirm or capture (not one that
+	// asks for an event stream).
+	NonIdempotent bool
+	// Stripe is whether stripe-go sends it: without a key of its own, it
+	// makes a new one on every call.
 	Stripe bool
+	// Retries lists what retries it, each with what it does to the key:
+	// for a request sent in the function, a retrying client, the retry
+	// inside the helper that sends it, the loop around it, the retry
+	// wrapper whose callback holds it, in that order (those that apply);
+	// for a named callback, the wrapper it is given to.
+	Retries []Retrial
 }
 
-// RetryFindings returns the retried non-idempotent requests of fn that
-// are reported in fn: requests sent by fn's own calls, and those of a
-// named function fn hands to a retry wrapper.
-func (r *Result) RetryFindings(fn *ssa.Function) []RetryFinding {
-	e := r.e
-	var out []RetryFinding
-	seen := map[token.Pos]bool{}
-	add := func(f RetryFinding) {
-		if !seen[f.Pos] {
-			seen[f.Pos] = true
-			out = append(out, f)
-		}
+// A Retrial is one construct that retries a request.
+type Retrial struct {
+	// By names what retries it, Pos where it is.
+	By  string
+	Pos token.Pos
+	// Key is the request's idempotency key across its attempts, Fresh
+	// what makes it when it is made on every attempt.
+	Key   AttemptKey
+	Fresh string
+}
+
+// An AttemptKey says what a request's idempotency key is across the
+// attempts of a retry.
+type AttemptKey uint8
+
+const (
+	// AttemptKeyUnknown: code that cannot be seen may set one, or the
+	// request is a parameter with no key set here, which the caller may
+	// have set.
+	AttemptKeyUnknown AttemptKey = iota
+	// AttemptKeyNone: the request carries no key.
+	AttemptKeyNone
+	// AttemptKeyEach: every value set as its key is made inside the
+	// retried code (and not carried from one attempt to the next), so each
+	// attempt carries a new one.
+	AttemptKeyEach
+	// AttemptKeyFixed: a key set on it is fixed before the first attempt.
+	AttemptKeyFixed
+)
+
+func (k AttemptKey) String() string {
+	switch k {
+	case AttemptKeyNone:
+		return "none"
+	case AttemptKeyEach:
+		return "each attempt"
+	case AttemptKeyFixed:
+		return "fixed"
 	}
+	return "unknown"
+}
+
+// RetriedSends returns the retried requests of fn that are reported in
+// fn, in instruction order: requests sent by fn's own calls, then those
+// of a named function fn hands to a retry wrapper.
+func (r *Result) RetriedSends(fn *ssa.Function) []RetriedSend {
+	e := r.e
+	var out []RetriedSend
 	for _, s := range e.sendsIn(fn) {
-		if h, _ := e.sendHazard(s); h != nil {
-			add(*h)
+		if rs, _ := e.retriedSend(s); rs != nil {
+			out = append(out, *rs)
 		}
 	}
 	for _, b := range fn.Blocks {
 		for _, instr := range b.Instrs {
-			call, ok := instr.(ssa.CallInstruction)
-			if !ok {
-				continue
-			}
-			for _, f := range e.namedCallbackFindings(call) {
-				add(f)
+			if call, ok := instr.(ssa.CallInstruction); ok {
+				out = append(out, e.namedCallbackSends(call)...)
 			}
 		}
 	}
 	return out
 }
 
-// sendHazard returns the finding of a request, if some construct retries
-// it without a stable key, and the first construct that retries it.
-func (e *extractor) sendHazard(s *send) (*RetryFinding, *construct) {
+// retriedSend returns what retries a request (nil when nothing does)
+// and the first construct that retries it.
+func (e *extractor) retriedSend(s *send) (*RetriedSend, *construct) {
+	var rs *RetriedSend
 	var first *construct
 	for _, next := range []func() *construct{
 		func() *construct { return e.clientRetry(s) },
@@ -210,29 +246,26 @@ func (e *extractor) sendHazard(s *send) (*RetryFinding, *construct) {
 		}
 		if first == nil {
 			first = con
+			rs = &RetriedSend{Pos: s.call.Pos(), Request: s.desc(), NonIdempotent: s.nonIdem, Stripe: s.stripe}
 		}
-		if rule, fresh := hazardRule(s, con); rule != "" {
-			return &RetryFinding{
-				Rule: rule, Pos: s.call.Pos(), Request: s.desc(),
-				Retry: con.desc, RetryPos: con.pos, Fresh: fresh, Stripe: s.stripe,
-			}, con
-		}
+		key, fresh := attemptKey(s, con)
+		rs.Retries = append(rs.Retries, Retrial{By: con.desc, Pos: con.pos, Key: key, Fresh: fresh})
 	}
-	return nil, first
+	return rs, first
 }
 
-// hazardRule says how retrying s by con is wrong: "nokey", "freshkey"
-// (with what makes the key), or "" when it is safe or not known to be
-// wrong.
-func hazardRule(s *send, con *construct) (string, string) {
-	if !s.nonIdem || s.key.unknown {
-		return "", ""
+// attemptKey says what retrying s by con does to its key, and, when a
+// new one is made on every attempt, what makes it (that of the first
+// value set as its key).
+func attemptKey(s *send, con *construct) (AttemptKey, string) {
+	if s.key.unknown {
+		return AttemptKeyUnknown, ""
 	}
 	if len(s.key.sets) == 0 {
 		if s.key.caller {
-			return "", ""
+			return AttemptKeyUnknown, ""
 		}
-		return "nokey", ""
+		return AttemptKeyNone, ""
 	}
 	fresh := ""
 	for _, set := range s.key.sets {
@@ -244,25 +277,42 @@ func hazardRule(s *send, con *construct) (string, string) {
 			}
 		}
 		if found == "" {
-			return "", "" // a key fixed before the first attempt
+			return AttemptKeyFixed, ""
 		}
 		if fresh == "" {
 			fresh = found
 		}
 	}
-	return "freshkey", fresh
+	return AttemptKeyEach, fresh
 }
 
-// namedCallbackFindings returns the findings of a retry wrapper call
-// whose callback is a named function (not a closure of this function,
-// whose requests are reported where they are sent): the non-idempotent
-// requests its summary says it sends without a key, or with a key it
-// makes on every call.
-func (e *extractor) namedCallbackFindings(call ssa.CallInstruction) []RetryFinding {
+// judgedHere reports whether a retried request is complete in the
+// function that retries it: non-idempotent, and retried with no key or
+// with one made on every attempt. Whatever is to be said of it is said
+// there (retrypost reports it in that function), so the function's
+// summary leaves it out and its callers stay silent.
+func (rs *RetriedSend) judgedHere() bool {
+	if rs == nil || !rs.NonIdempotent {
+		return false
+	}
+	for _, r := range rs.Retries {
+		if r.Key == AttemptKeyNone || r.Key == AttemptKeyEach {
+			return true
+		}
+	}
+	return false
+}
+
+// namedCallbackSends returns the requests of a retry wrapper call whose
+// callback is a named function (not a closure of this function, whose
+// requests are reported where they are sent), from its summary: the
+// requests it sends that its callers must judge, each retried by the
+// wrapper.
+func (e *extractor) namedCallbackSends(call ssa.CallInstruction) []RetriedSend {
 	if _, isGo := call.(*ssa.Go); isGo {
 		return nil
 	}
-	var out []RetryFinding
+	var out []RetriedSend
 	for k, a := range call.Common().Args {
 		cb, ok := callbackFunc(a)
 		if !ok || cb.Parent() != nil {
@@ -285,24 +335,21 @@ func (e *extractor) namedCallbackFindings(call ssa.CallInstruction) []RetryFindi
 			name = funcName(obj)
 		}
 		for _, s := range sum.Sends {
-			if !isNonIdempotent(s.Method) {
-				continue
-			}
-			rule, fresh := "", ""
+			// A key the callback makes is made on every call, and so on
+			// every attempt; one from its parameter or its caller's
+			// request is the wrapper's to give, which is not seen.
+			key, fresh := AttemptKeyUnknown, ""
 			switch s.Key {
 			case KeyNone:
-				rule = "nokey"
+				key = AttemptKeyNone
 			case KeyFresh:
-				rule, fresh = "freshkey", freshName(s.KeyFresh, name)
-			default:
-				continue
+				key, fresh = AttemptKeyEach, freshName(s.KeyFresh, name)
 			}
 			sd := &send{method: s.Method, url: s.URL, via: s.Via, helper: name}
-			out = append(out, RetryFinding{
-				Rule: rule, Pos: call.Pos(), Request: sd.desc(),
-				Retry: con.desc, RetryPos: con.pos, Fresh: fresh, Stripe: s.Stripe,
+			out = append(out, RetriedSend{
+				Pos: call.Pos(), Request: sd.desc(), NonIdempotent: isNonIdempotent(s.Method), Stripe: s.Stripe,
+				Retries: []Retrial{{By: con.desc, Pos: con.pos, Key: key, Fresh: fresh}},
 			})
-			break
 		}
 	}
 	return out

@@ -116,12 +116,12 @@ func (e *extractor) requestSummary(fn *ssa.Function, s *Summary) *Summary {
 }
 
 // exportSend returns what fn's callers need to know of a request fn
-// sends: nothing (ok false) when fn reports it itself, when it is
-// idempotent, or when its key is stable or unknown.
+// sends: nothing (ok false) when it is judged in fn (judgedHere), when
+// it is idempotent, or when its key is stable or unknown.
 func (e *extractor) exportSend(fn *ssa.Function, name string, sd *send) (Send, bool) {
-	h, con := e.sendHazard(sd)
-	if h != nil {
-		return Send{}, false // reported in fn; its callers stay silent
+	rs, con := e.retriedSend(sd)
+	if rs.judgedHere() {
+		return Send{}, false // its callers stay silent
 	}
 	out := Send{
 		Method: sd.method, MethodParam: ownParam(fn, []*ssa.Parameter{sd.methodParam}),

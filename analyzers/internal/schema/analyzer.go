@@ -12,14 +12,15 @@ import (
 
 // Analyzer builds the *Schema of a package. It is not in the registry:
 // analyzers that need unique keys or version columns require it. It
-// exports no facts itself; the Go sources (ent, GORM) reach it through
-// factsAnalyzer, which every driver runs on every dependency.
+// exports no facts itself; the Go sources (generated tables, models)
+// reach it through factsAnalyzer, which every driver runs on every
+// dependency.
 //
 // Its Run fails, naming the file, when a DDL file the configuration names
 // cannot be read.
 var Analyzer = &analysis.Analyzer{
 	Name:       "idemlintschema",
-	Doc:        "collect the unique keys and version columns idemlint's analyzers use, from DDL files, sqlc schemas, ent migrate packages and GORM models",
+	Doc:        "collect the unique keys and version columns idemlint's analyzers use, from DDL files, sqlc schemas, generated packages and models",
 	Requires:   []*analysis.Analyzer{config.Analyzer, factsAnalyzer},
 	Run:        report.Guard(run),
 	ResultType: reflect.TypeFor[*Schema](),

@@ -8,8 +8,8 @@
 //	Keys(table), Columns(table), Sources(table), Tables()
 //	VersionColumn(table) (string, bool)     the static half of the versioned rule
 //	Version(table) (Version, bool)          … with the evidence (Kind) and Source
-//	Table(t types.Type) (string, bool)      a GORM model's table
-//	Model(t) (*Model, bool)                 a GORM model: table, field→column, keys
+//	Table(t types.Type) (string, bool)      a model's table
+//	Model(t) (*Model, bool)                 a model: table, field→column, keys
 //	ModelUnique(t, columns...), ModelVersion(t), Column(t, field)
 //
 // Table names are "name" or "schema.name"; column names are SQL names as
@@ -32,41 +32,32 @@
 //     each entry's schema is a file, a directory (its .sql files, not
 //     hidden, not .down.sql, in name order), a glob, or a list of these,
 //     relative to the configuration file. Each entry is one catalog.
-//   - ent: a generated migrate package (package migrate, variables of
-//     entgo.io/ent/dialect/sql/schema's Column and Table), read from its
-//     syntax when it is analysed: columns with Unique, PrimaryKey, and
-//     Indexes with Unique and an entsql.IndexAnnotation Where.
-//   - GORM models, from go/types: struct tags primaryKey/primary_key,
-//     unique, uniqueIndex[:name], index:[name],unique (or class:UNIQUE),
-//     composite:, priority:, where: (a partial key), expression: (an
-//     expression key), column:, embedded, embeddedPrefix:, "-"; embedded
-//     structs flattened; GORM's default primary key (the id column, or a
-//     field named ID) when none is tagged; a TableName() string method
-//     returning a constant.
+//   - Go code a library's dialect reads (analyzers/internal/dialect):
+//     the tables of a generated package, through the TableReader its
+//     dialect registers (ent's migrate package), and models, struct
+//     types read by the ModelReader of the library that claims them (a
+//     tag of its, a base model of it embedded), or, for a struct no
+//     library claims, by the one default reader (GORM's: any struct can
+//     be handed to GORM). Each reader's rules are in its dialect's file.
 //
 // The Go sources travel as facts: an internal fact analyzer exports, for
-// every package, the ent tables, the GORM models carrying GORM evidence
-// and the TableName constants of the package and of everything it
-// imports (each importer re-exports the union, since go vet, gopls and
-// golangci-lint hand a package only its direct imports' facts). A
-// TableName method of an imported type is known through that fact; one
-// whose result is not a constant (or TableName(Namer)) makes the type's
-// table unknown.
+// every package, the generated tables, the models carrying their
+// library's evidence and the TableName constants of the package and of
+// everything it imports (each importer re-exports the union, since go
+// vet, gopls and golangci-lint hand a package only its direct imports'
+// facts). A TableName method of an imported type is known through that
+// fact; one whose result is not a constant (or TableName(Namer)) makes
+// the type's table unknown. No model or TableName is read in a package a
+// reader says is its library's own (ModelReader.Own).
 //
 // # Rules
 //
-// GORM naming is gorm.io/gorm v1.31.2's default NamingStrategy, ported:
-// columns are toDBName of the field (UserID → user_id, HTTPServer →
-// http_server), tables the jinzhu/inflection plural of toDBName of the
-// type (Person → people, Human → humen, as GORM does). A project with
-// another NamingStrategy (SingularTable, TablePrefix) must declare
-// TableName methods, or its GORM-derived tables are misnamed.
-//
-// A GORM struct describes its table (so that No is possible) only when it
-// carries GORM evidence: a gorm tag (an embedded gorm.Model counts), an
-// optimisticlock.Version field or a constant TableName method. Any struct
-// can be passed to GORM, so a plain one contributes its primary key only,
-// through ModelUnique.
+// A model describes its table (so that No is possible) only when it
+// carries its library's evidence (Model.Evidence): a claimed model
+// always does; the default reader says which of the structs it reads do.
+// A plain struct contributes its primary key only, through ModelUnique.
+// A reader marks the models of a library whose tables usually come from
+// migrations KeysOnly: their keys count, their columns make no No.
 //
 // Merge: the sources are united. A key declared by any source counts (a
 // unique key whose columns lie within the columns asked makes them
@@ -81,10 +72,11 @@
 // SELECT, contributes its keys but does not describe the table.
 //
 // Versioned (the static half of design.md's rule; the ops layer adds the
-// evidence from updates): a field of type gorm.io/plugin/optimisticlock
-// Version (VersionPlugin), a column named by the version-column setting in
-// DDL, sqlc or ent (VersionColumn), or a GORM field named by the
-// version-field setting (VersionField), strongest first. VersionColumn
+// evidence from updates): a model's field of the type a plugin of its
+// library versions by itself (VersionPlugin), a column named by the
+// version-column setting in DDL, sqlc or generated code (VersionColumn),
+// or a model's field named by the version-field setting (VersionField),
+// strongest first. VersionColumn
 // returns the column for all three; callers that follow design.md to the
 // letter treat VersionField as a candidate needing an update's evidence.
 //

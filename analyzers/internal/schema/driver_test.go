@@ -1,4 +1,4 @@
-package schema
+package schema_test
 
 import (
 	"encoding/json"
@@ -20,6 +20,7 @@ import (
 	"golang.org/x/tools/go/analysis/analysistest"
 	"golang.org/x/tools/go/analysis/multichecker"
 
+	"github.com/idemlint/idemlint/analyzers/internal/schema"
 	"github.com/idemlint/idemlint/analyzers/internal/testutil"
 )
 
@@ -31,7 +32,7 @@ const asTool = "IDEMLINT_SCHEMA_PROBE_TOOL"
 func TestMain(m *testing.M) {
 	if os.Getenv(asTool) != "" {
 		if args := os.Args[1:]; len(args) == 0 || !strings.HasSuffix(args[len(args)-1], ".cfg") {
-			SetWarnings(os.Stderr)
+			schema.SetWarnings(os.Stderr)
 		}
 		multichecker.Main(probe)
 	}
@@ -39,15 +40,15 @@ func TestMain(m *testing.M) {
 }
 
 // captured holds the Schema of each package capture ran on.
-var captured sync.Map // package path -> *Schema
+var captured sync.Map // package path -> *schema.Schema
 
 var capture = &analysis.Analyzer{
 	Name:       "schemacapture",
 	Doc:        "keep the package's Schema for the test",
-	Requires:   []*analysis.Analyzer{Analyzer},
-	ResultType: reflect.TypeFor[*Schema](),
+	Requires:   []*analysis.Analyzer{schema.Analyzer},
+	ResultType: reflect.TypeFor[*schema.Schema](),
 	Run: func(pass *analysis.Pass) (any, error) {
-		s, _ := pass.ResultOf[Analyzer].(*Schema)
+		s, _ := pass.ResultOf[schema.Analyzer].(*schema.Schema)
 		captured.Store(pass.Pkg.Path(), s)
 		return s, nil
 	},
@@ -61,7 +62,7 @@ func TestDemo(t *testing.T) {
 	dir := testutil.Module(t, "demo")
 	results := analysistest.Run(t, dir, capture, "./internal/store")
 	require.Len(t, results, 1)
-	s := results[0].Result.(*Schema)
+	s := results[0].Result.(*schema.Schema)
 	require.NotNil(t, s)
 	pkg := results[0].Pass.Pkg
 	typ := func(name string) types.Type { return pkg.Scope().Lookup(name).Type() }
@@ -69,32 +70,32 @@ func TestDemo(t *testing.T) {
 	for _, tc := range []struct {
 		table   string
 		columns []string
-		want    Answer
+		want    schema.Answer
 	}{
-		{"users", []string{"email"}, Yes},
-		{"users", []string{"name"}, No},
-		{"devices", []string{"token"}, Yes},
-		{"articles", []string{"slug"}, Yes},
-		{"tags", []string{"name"}, Yes},
-		{"orders", []string{"user_id"}, No},
-		{"referral_rewards", []string{"referee_id"}, Yes},
-		{"cashbacks", []string{"order_id"}, Yes},
-		{"outbox", []string{"id"}, Yes},
-		{"outbox", []string{"kind"}, No},
-		{"nosuch", []string{"id"}, Unknown},
+		{"users", []string{"email"}, schema.Yes},
+		{"users", []string{"name"}, schema.No},
+		{"devices", []string{"token"}, schema.Yes},
+		{"articles", []string{"slug"}, schema.Yes},
+		{"tags", []string{"name"}, schema.Yes},
+		{"orders", []string{"user_id"}, schema.No},
+		{"referral_rewards", []string{"referee_id"}, schema.Yes},
+		{"cashbacks", []string{"order_id"}, schema.Yes},
+		{"outbox", []string{"id"}, schema.Yes},
+		{"outbox", []string{"kind"}, schema.No},
+		{"nosuch", []string{"id"}, schema.Unknown},
 	} {
 		assert.Equal(t, tc.want, s.Unique(tc.table, tc.columns...), "%s%v", tc.table, tc.columns)
 	}
 	v, ok := s.Version("workspaces")
 	require.True(t, ok)
-	assert.Equal(t, VersionPlugin, v.Kind)
+	assert.Equal(t, schema.VersionPlugin, v.Kind)
 	assert.Equal(t, "version", v.Column)
 	assert.Equal(t, "Version", v.Field)
 	assert.Equal(t, "example.com/demo/internal/store.Workspace", v.Source.Name)
 	v, ok = s.Version("documents")
 	require.True(t, ok)
-	assert.Equal(t, VersionColumn, v.Kind)
-	assert.Equal(t, FromSqlc, v.Source.Kind)
+	assert.Equal(t, schema.VersionColumn, v.Kind)
+	assert.Equal(t, schema.FromSqlc, v.Source.Kind)
 	_, ok = s.Version("orders")
 	assert.False(t, ok)
 
@@ -103,13 +104,13 @@ func TestDemo(t *testing.T) {
 	assert.Equal(t, "workspaces", name)
 	name, _ = s.Table(typ("ReferralReward"))
 	assert.Equal(t, "referral_rewards", name)
-	assert.Equal(t, Yes, s.ModelUnique(typ("Device"), "token"))
+	assert.Equal(t, schema.Yes, s.ModelUnique(typ("Device"), "token"))
 	mv, ok := s.ModelVersion(typ("Workspace"))
 	assert.True(t, ok)
-	assert.Equal(t, VersionPlugin, mv.Kind)
+	assert.Equal(t, schema.VersionPlugin, mv.Kind)
 	var kinds []string
 	for _, src := range s.Sources("workspaces") {
-		kinds = append(kinds, src.Kind.String())
+		kinds = append(kinds, src.From())
 	}
 	assert.Equal(t, []string{"sqlc", "gorm"}, kinds)
 }

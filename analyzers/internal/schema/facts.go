@@ -18,18 +18,19 @@ import (
 )
 
 // factsAnalyzer exports, for every package, what the package and
-// everything it imports declare in Go: the tables of ent migrate packages,
-// the GORM models that carry GORM evidence, and the TableName constants of
-// model types. Every driver runs it on every dependency and keys its
+// everything it imports declare in Go: the tables of generated packages
+// (TableReader), the models that carry their library's evidence
+// (ModelReader), and the TableName constants of model types. Every driver runs it on every dependency and keys its
 // caches on the Go source, so these sources need no help from -V=full.
 //
 // A package fact is re-exported by each importer (the union of its imports'
 // facts and its own): go vet, gopls and golangci-lint hand a package only
-// the facts of its direct imports, and the program using ent imports the
-// generated client, which imports migrate.
+// the facts of its direct imports, and a program imports a library's
+// generated client, which imports the generated package that declares
+// the tables.
 var factsAnalyzer = &analysis.Analyzer{
 	Name:     "idemlintschemafacts",
-	Doc:      "export the tables of ent migrate packages and the GORM models a package and its imports declare, for idemlint's schema layer",
+	Doc:      "export the tables of generated packages and the models a package and its imports declare, for idemlint's schema layer",
 	Run:      report.Guard(runFacts),
 	Requires: []*analysis.Analyzer{origin.Analyzer},
 	// Importers of a package that does not compile still get the tables
@@ -42,8 +43,8 @@ var factsAnalyzer = &analysis.Analyzer{
 // tablesFact is the package fact. Its slices are sorted, so that the
 // encoded fact, and the vet caches keyed on it, are deterministic.
 type tablesFact struct {
-	Tables     []*desc     // ent tables
-	Models     []*Model    // GORM models with evidence
+	Tables     []*desc     // tables of generated code
+	Models     []*Model    // models with evidence
 	TableNames []tableName // types with a TableName method
 	// SqlcConfigs are the sqlc configurations of the packages of
 	// sqlc-generated code the package is or imports: each importer
@@ -64,10 +65,10 @@ func (*tablesFact) AFact() {}
 func (f *tablesFact) String() string {
 	var items []string
 	for _, t := range f.Tables {
-		items = append(items, "ent:"+qualify(t.Schema, t.Name))
+		items = append(items, t.Source.Lib+":"+qualify(t.Schema, t.Name))
 	}
 	for _, m := range f.Models {
-		items = append(items, "gorm:"+m.Type+"="+m.Table)
+		items = append(items, m.Lib+":"+m.Type+"="+m.Table)
 	}
 	for _, tn := range f.TableNames {
 		name := tn.Name
@@ -91,19 +92,19 @@ func qualify(schema, name string) string {
 
 // factSet is the union of the facts a package sees and its own.
 type factSet struct {
-	ent         map[string]*desc  // by source package and table name
+	code        map[string]*desc  // by source package and table name
 	models      map[string]*Model // by type
 	tableNames  map[string]tableName
 	sqlcConfigs map[string]bool
 }
 
 func newFactSet() *factSet {
-	return &factSet{ent: map[string]*desc{}, models: map[string]*Model{}, tableNames: map[string]tableName{}, sqlcConfigs: map[string]bool{}}
+	return &factSet{code: map[string]*desc{}, models: map[string]*Model{}, tableNames: map[string]tableName{}, sqlcConfigs: map[string]bool{}}
 }
 
 func (fs *factSet) add(f *tablesFact) {
 	for _, t := range f.Tables {
-		fs.ent[t.Source.Name+" "+qualify(t.Schema, t.Name)] = t
+		fs.code[t.Source.Name+" "+qualify(t.Schema, t.Name)] = t
 	}
 	for _, m := range f.Models {
 		fs.models[m.Type] = m
@@ -117,7 +118,7 @@ func (fs *factSet) add(f *tablesFact) {
 }
 
 func (fs *factSet) empty() bool {
-	return len(fs.ent) == 0 && len(fs.models) == 0 && len(fs.tableNames) == 0 && len(fs.sqlcConfigs) == 0
+	return len(fs.code) == 0 && len(fs.models) == 0 && len(fs.tableNames) == 0 && len(fs.sqlcConfigs) == 0
 }
 
 func sortedKeys[V any](m map[string]V) []string {
@@ -131,8 +132,8 @@ func sortedKeys[V any](m map[string]V) []string {
 
 func (fs *factSet) fact() *tablesFact {
 	f := new(tablesFact)
-	for _, k := range sortedKeys(fs.ent) {
-		f.Tables = append(f.Tables, fs.ent[k])
+	for _, k := range sortedKeys(fs.code) {
+		f.Tables = append(f.Tables, fs.code[k])
 	}
 	for _, k := range sortedKeys(fs.models) {
 		f.Models = append(f.Models, fs.models[k])
@@ -144,15 +145,15 @@ func (fs *factSet) fact() *tablesFact {
 	return f
 }
 
-// tables returns the descriptions the facts give: ent tables and the
-// tables of GORM models with evidence, in a fixed order.
+// tables returns the descriptions the facts give: the tables of generated
+// code and those of models with evidence, in a fixed order.
 func (fs *factSet) tables() []*desc {
 	if fs == nil {
 		return nil
 	}
 	var out []*desc
-	for _, k := range sortedKeys(fs.ent) {
-		out = append(out, fs.ent[k])
+	for _, k := range sortedKeys(fs.code) {
+		out = append(out, fs.code[k])
 	}
 	for _, k := range sortedKeys(fs.models) {
 		out = append(out, modelTable(fs.models[k]))
@@ -201,8 +202,8 @@ func runFacts(pass *analysis.Pass) (any, error) {
 		}
 		return fs, nil
 	}
-	own := &tablesFact{Tables: readEnt(pass), SqlcConfigs: readSqlcGenerated(pass)}
-	if !strings.HasPrefix(pass.Pkg.Path(), gormModulePrefix) {
+	own := &tablesFact{Tables: readTables(pass), SqlcConfigs: readSqlcGenerated(pass)}
+	if !libraryOwn(pass.Pkg.Path()) {
 		own.TableNames = readTableNames(pass)
 		fs.add(own) // the models below may use the TableName constants
 		own.Models = readModels(pass.Pkg, fs.tableName)
@@ -251,7 +252,7 @@ func hasSqlcQuery(pkg *types.Package) bool {
 }
 
 // readModels reads the package's models with evidence: those a library's
-// reader claims, and GORM's.
+// reader claims, and those the default reader finds its evidence on.
 func readModels(pkg *types.Package, tableNames tableNameLookup) []*Model {
 	var out []*Model
 	scope := pkg.Scope()
@@ -260,7 +261,7 @@ func readModels(pkg *types.Package, tableNames tableNameLookup) []*Model {
 		if !ok || obj.IsAlias() || modelTypeName(obj.Type()) != obj {
 			continue
 		}
-		if !mayHaveEvidence(obj) && claimant(obj) == nil {
+		if !mayBeModel(obj) {
 			continue
 		}
 		if m := readModel(obj, tableNames); m != nil && m.Evidence {
@@ -271,7 +272,8 @@ func readModels(pkg *types.Package, tableNames tableNameLookup) []*Model {
 }
 
 // readTableNames finds the TableName methods declared in the package and
-// the constant each returns (GORM's schema.Tabler: TableName() string).
+// the constant each returns (TableName() string, the method by which
+// libraries let a model name its table).
 func readTableNames(pass *analysis.Pass) []tableName {
 	var out []tableName
 	for _, f := range pass.Files {
@@ -315,30 +317,4 @@ func constantTableName(pass *analysis.Pass, fd *ast.FuncDecl) (string, bool) {
 		return "", false
 	}
 	return constant.StringVal(v), true
-}
-
-// mayHaveEvidence is a cheap test that rules out most structs before the
-// model is read: a gorm tag (or GORM v1's sql tag), an
-// optimisticlock.Version field or an embedded struct somewhere, or a
-// TableName method.
-func mayHaveEvidence(obj *types.TypeName) bool {
-	st, ok := obj.Type().Underlying().(*types.Struct)
-	if !ok {
-		return false
-	}
-	for i := 0; i < st.NumFields(); i++ {
-		f := st.Field(i)
-		if strings.Contains(st.Tag(i), `gorm:"`) || strings.Contains(st.Tag(i), `sql:"`) || f.Anonymous() {
-			return true
-		}
-		t := f.Type()
-		if p, ok := t.(*types.Pointer); ok {
-			t = p.Elem()
-		}
-		if isNamedType(t, optimisticlockPath, "Version") {
-			return true
-		}
-	}
-	sel, _, _ := types.LookupFieldOrMethod(types.NewPointer(obj.Type()), true, obj.Pkg(), "TableName")
-	return sel != nil
 }

@@ -122,7 +122,7 @@ func loadGroup(kind SourceKind, files []string, required bool, namedIn string) (
 			warn("%s:%d: %s", f, p.Line, p.Msg)
 		}
 	}
-	source := Source{kind, strings.Join(readable, ", ")}
+	source := Source{Kind: kind, Name: strings.Join(readable, ", ")}
 	for _, t := range c.Tables() {
 		tables = append(tables, ddlTable(t, source))
 	}

@@ -1,4 +1,4 @@
-package schema
+package schema_test
 
 import (
 	"testing"
@@ -10,7 +10,7 @@ import (
 
 // TestFixtures runs the probe over the schema fixtures module: ent's
 // generated migrate package (reached through the client's fact), GORM
-// models and their importers, sqlc v1 and v2 configurations found above
+// models and their importers (both read by their dialects' readers), sqlc v1 and v2 configurations found above
 // the package, DDL files named by an .idemlint.yml, and the merge of all
 // of them.
 func TestFixtures(t *testing.T) {

@@ -7,26 +7,55 @@ import (
 // A ModelReader is one library's naming of its models: which struct types
 // are its models, and the table, columns and unique keys each maps to.
 // A library's dialect registers its reader (RegisterModels) when the
-// program starts; the schema layer asks the readers before GORM's naming,
-// which stays the default for a struct no library claims (gorm.go).
+// program starts. The schema layer knows no library's naming: it asks the
+// readers that claim a struct, and, for a struct none claims, the one
+// default reader, whose library takes any struct as a model.
 type ModelReader struct {
-	// Lib is the library family, recorded on the models it reads.
+	// Lib is the library family, recorded on the models it reads and on
+	// their sources.
 	Lib string
 	// Claims reports whether a struct type carries the library's
 	// evidence: one of its struct tags, or a base model of it embedded.
 	// It runs on every package-level struct type, so it must be cheap.
+	// For the default reader it only rules out the structs that cannot
+	// carry its evidence, so that the facts record the others.
 	Claims func(obj *types.TypeName) bool
 	// Read reads a claimed type's model, nil when its table cannot be
-	// known. tableNames answers for types with a TableName method.
+	// known. tableNames answers for types with a TableName method. The
+	// schema layer sets the model's Lib and its keys' Source.
 	Read func(obj *types.TypeName, tableNames TableNameLookup) *Model
+	// Default marks the reader of every struct no other reader claims:
+	// it reads any struct, and says itself (Model.Evidence) whether the
+	// struct declares itself one of the library's models. A claimed
+	// model always has evidence.
+	Default bool
+	// Own, when set, reports whether a package is one of the library's
+	// own: its structs (a base model the library declares) are not the
+	// program's models, so no model or TableName method is read there.
+	Own func(pkgPath string) bool
 }
 
-// readers are the registered readers; RegisterModels is called from
-// package initialisation only, so they are read without a lock.
-var readers []*ModelReader
+// readers are the registered readers that claim their models, and
+// defaultReader the one for the structs none claims; RegisterModels is
+// called from package initialisation only, so they are read without a
+// lock.
+var (
+	readers       []*ModelReader
+	defaultReader *ModelReader
+)
 
-// RegisterModels adds a library's model reader.
-func RegisterModels(r *ModelReader) { readers = append(readers, r) }
+// RegisterModels adds a library's model reader. There is one default
+// reader at most.
+func RegisterModels(r *ModelReader) {
+	if !r.Default {
+		readers = append(readers, r)
+		return
+	}
+	if defaultReader != nil {
+		panic("schema: two default model readers: " + defaultReader.Lib + " and " + r.Lib)
+	}
+	defaultReader = r
+}
 
 // claimant returns the reader claiming obj, or nil.
 func claimant(obj *types.TypeName) *ModelReader {
@@ -37,6 +66,111 @@ func claimant(obj *types.TypeName) *ModelReader {
 	}
 	return nil
 }
+
+// mayBeModel reports whether the facts should record obj's model: some
+// reader claims it, or the default reader's cheap test lets it through.
+func mayBeModel(obj *types.TypeName) bool {
+	return claimant(obj) != nil || defaultReader != nil && defaultReader.Claims(obj)
+}
+
+// libraryOwn reports whether a package is one of a library's own
+// (ModelReader.Own).
+func libraryOwn(pkgPath string) bool {
+	for _, r := range readers {
+		if r.Own != nil && r.Own(pkgPath) {
+			return true
+		}
+	}
+	return defaultReader != nil && defaultReader.Own != nil && defaultReader.Own(pkgPath)
+}
+
+// readModel reads a model: the library's that claims it, or else the
+// default reader's. It returns nil when the model's table is not known (a
+// TableName method whose result is not a visible constant), and when no
+// reader is registered.
+func readModel(obj *types.TypeName, tableNames tableNameLookup) *Model {
+	named, ok := obj.Type().(*types.Named)
+	if !ok {
+		return nil
+	}
+	if _, ok := named.Underlying().(*types.Struct); !ok {
+		return nil
+	}
+	r := claimant(obj)
+	if r == nil {
+		r = defaultReader
+	}
+	if r == nil {
+		return nil
+	}
+	m := r.Read(obj, tableNames)
+	if m == nil {
+		return nil
+	}
+	m.Lib = r.Lib
+	if !r.Default {
+		m.Evidence = true
+	}
+	src := Source{Kind: FromModel, Lib: r.Lib, Name: m.Type}
+	for i := range m.Keys {
+		m.Keys[i].Source = src
+	}
+	return m
+}
+
+// typeKey names a package-level type: "example.com/store.User".
+func typeKey(obj *types.TypeName) string {
+	if obj.Pkg() == nil {
+		return obj.Name()
+	}
+	return obj.Pkg().Path() + "." + obj.Name()
+}
+
+// modelTypeName returns the declared struct type a model argument names:
+// T, *T, []T, []*T, [n]T.
+func modelTypeName(t types.Type) *types.TypeName {
+	for range 4 {
+		switch u := types.Unalias(t).(type) {
+		case *types.Pointer:
+			t = u.Elem()
+			continue
+		case *types.Slice:
+			t = u.Elem()
+			continue
+		case *types.Array:
+			t = u.Elem()
+			continue
+		case *types.Named:
+			if u.TypeParams().Len() > 0 || u.TypeArgs().Len() > 0 {
+				return nil
+			}
+			if _, ok := u.Underlying().(*types.Struct); !ok {
+				return nil
+			}
+			return u.Obj()
+		}
+		return nil
+	}
+	return nil
+}
+
+// recvTypeName returns the named type declaring method fn.
+func recvTypeName(fn *types.Func) *types.TypeName {
+	sig, ok := fn.Type().(*types.Signature)
+	if !ok || sig.Recv() == nil {
+		return nil
+	}
+	t := sig.Recv().Type()
+	if p, ok := t.(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	if n, ok := types.Unalias(t).(*types.Named); ok {
+		return n.Obj()
+	}
+	return nil
+}
+
+type tableNameLookup func(typeKey string) (name string, known, found bool)
 
 // TableNameLookup answers, for the type declaring a TableName method,
 // the constant it returns: found reports that the type is known to have

@@ -1,4 +1,4 @@
-package schema
+package schema_test
 
 import (
 	"fmt"
@@ -6,6 +6,11 @@ import (
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
+
+	// The libraries' readers (GORM's models, ent's migrate package),
+	// registered with the schema layer.
+	_ "github.com/idemlint/idemlint/analyzers/internal/dialect"
+	"github.com/idemlint/idemlint/analyzers/internal/schema"
 )
 
 // probe reports the schema layer's answers to "//probe VERB ARGS" comments,
@@ -26,12 +31,12 @@ import (
 var probe = &analysis.Analyzer{
 	Name:     "schemaprobe",
 	Doc:      "report the schema layer's answers to //probe comments",
-	Requires: []*analysis.Analyzer{Analyzer},
+	Requires: []*analysis.Analyzer{schema.Analyzer},
 	Run:      runProbe,
 }
 
 func runProbe(pass *analysis.Pass) (any, error) {
-	s, _ := pass.ResultOf[Analyzer].(*Schema)
+	s, _ := pass.ResultOf[schema.Analyzer].(*schema.Schema)
 	for _, f := range pass.Files {
 		for _, cg := range f.Comments {
 			for _, c := range cg.List {
@@ -49,7 +54,7 @@ func runProbe(pass *analysis.Pass) (any, error) {
 	return nil, nil
 }
 
-func describeKey(k Key) string {
+func describeKey(k schema.Key) string {
 	var b strings.Builder
 	if k.Primary {
 		b.WriteString("pk")
@@ -70,7 +75,7 @@ func describeKey(k Key) string {
 	return b.String()
 }
 
-func describeVersion(table string, v Version, ok bool) string {
+func describeVersion(table string, v schema.Version, ok bool) string {
 	if !ok {
 		return "version " + table + ": none"
 	}
@@ -92,7 +97,7 @@ func lookupType(pass *analysis.Pass, name string) types.Type {
 	return nil
 }
 
-func answerProbe(pass *analysis.Pass, s *Schema, args []string) string {
+func answerProbe(pass *analysis.Pass, s *schema.Schema, args []string) string {
 	if len(args) == 0 {
 		return "probe: no verb"
 	}
@@ -107,7 +112,7 @@ func answerProbe(pass *analysis.Pass, s *Schema, args []string) string {
 		cols := strings.Split(arg(2), ",")
 		k, a := s.UniqueKey(arg(1), cols...)
 		msg := fmt.Sprintf("%s(%s): %s", arg(1), arg(2), a)
-		if a == Yes || a == Partial {
+		if a == schema.Yes || a == schema.Partial {
 			msg += " by " + describeKey(k) + " from " + k.Source.String()
 		}
 		return msg
@@ -157,10 +162,11 @@ func answerProbe(pass *analysis.Pass, s *Schema, args []string) string {
 		}
 		return fmt.Sprintf("model %s(%s): %s", arg(1), arg(2), s.ModelUnique(t, strings.Split(arg(2), ",")...))
 	case "fact":
-		if s == nil || s.facts == nil || s.facts.empty() {
+		fact := schema.FactString(s)
+		if fact == "" {
 			return "fact: none"
 		}
-		return "fact: " + s.facts.fact().String()
+		return "fact: " + fact
 	}
 	return "probe: unknown verb " + args[0]
 }

@@ -48,13 +48,12 @@ type SourceKind uint8
 const (
 	FromDDL   SourceKind = iota + 1 // a DDL file named by the configuration's schema setting
 	FromSqlc                        // a schema file of a sqlc.yaml, sqlc.yml or sqlc.json
-	FromEnt                         // ent's generated migrate package
-	FromGORM                        // a GORM model's struct tags
-	FromModel                       // another library's model (ModelReader)
+	FromCode                        // a package of generated code a library's TableReader reads
+	FromModel                       // a model type a library's ModelReader reads
 )
 
 // model reports whether descriptions of this kind come from a model type.
-func (k SourceKind) model() bool { return k == FromGORM || k == FromModel }
+func (k SourceKind) model() bool { return k == FromModel }
 
 func (k SourceKind) String() string {
 	switch k {
@@ -62,10 +61,8 @@ func (k SourceKind) String() string {
 		return "ddl"
 	case FromSqlc:
 		return "sqlc"
-	case FromEnt:
-		return "ent"
-	case FromGORM:
-		return "gorm"
+	case FromCode:
+		return "code"
 	case FromModel:
 		return "model"
 	}
@@ -73,14 +70,26 @@ func (k SourceKind) String() string {
 }
 
 // Source says where a description came from, for messages: a file's
-// absolute path, a migrate package's path, or a model type
+// absolute path, a generated package's path, or a model type
 // ("example.com/store.User").
 type Source struct {
 	Kind SourceKind
+	// Lib is, for generated code and models, the library whose reader
+	// read it (TableReader.Lib, ModelReader.Lib).
+	Lib  string
 	Name string
 }
 
-func (s Source) String() string { return s.Kind.String() + " " + s.Name }
+// From names the kind of source: "ddl", "sqlc", or the library whose
+// reader read the code or the model.
+func (s Source) From() string {
+	if s.Lib != "" && (s.Kind == FromCode || s.Kind == FromModel) {
+		return s.Lib
+	}
+	return s.Kind.String()
+}
+
+func (s Source) String() string { return s.From() + " " + s.Name }
 
 // Key is a unique key of a table.
 type Key struct {
@@ -111,14 +120,14 @@ func (k Key) Condition() *sqltext.Condition {
 type VersionKind uint8
 
 const (
-	// VersionPlugin: a GORM model has a gorm.io/plugin/optimisticlock
-	// Version field; the plugin adds the version predicate to GORM's
-	// updates by itself.
+	// VersionPlugin: a model has a field of the type a plugin of its
+	// library versions by itself (ModelField.Plugin): the plugin adds the
+	// version predicate to the library's updates.
 	VersionPlugin VersionKind = iota + 1
-	// VersionColumn: a DDL, sqlc or ent table has a column named as the
-	// version-column setting says.
+	// VersionColumn: a table of a DDL file, sqlc or generated code has a
+	// column named as the version-column setting says.
 	VersionColumn
-	// VersionField: a GORM model has a field named as the version-field
+	// VersionField: a model has a field named as the version-field
 	// setting says. design.md's versioned rule wants, for a model known
 	// only this way, evidence from an update that compares or bumps it.
 	VersionField
@@ -139,18 +148,19 @@ func (k VersionKind) String() string {
 // Version is a table's version column and the evidence for it.
 type Version struct {
 	Column string
-	// Field is the GORM field holding it ("" when not from a model).
+	// Field is the model's field holding it ("" when not from a model).
 	Field  string
 	Kind   VersionKind
 	Source Source
 }
 
-// column is a column of a description; Field is the GORM field (a dotted
-// path through embedded structs) that maps to it.
+// column is a column of a description; Field is the model's field (a
+// dotted path through embedded structs) that maps to it.
 type column struct {
 	Name  string
 	Field string
-	// Plugin marks a field of type optimisticlock.Version.
+	// Plugin marks a field a plugin of the model's library versions by
+	// itself (ModelField.Plugin).
 	Plugin bool
 	// NotCounter marks a DDL column that cannot be a concurrency counter,
 	// whatever its name: its type is not a number (a text or enum
@@ -166,30 +176,33 @@ type desc struct {
 	Columns      []column
 	Keys         []Key
 	// Describes: the columns and keys are all known, so that a column set
-	// without a key is known not to be unique. A GORM struct without any
-	// GORM-specific evidence, a table only altered or indexed in the DDL,
-	// or one created by LIKE or AS SELECT, contributes its keys only.
+	// without a key is known not to be unique. A model without its
+	// library's evidence (Model.Evidence), a table only altered or indexed
+	// in the DDL, or one created by LIKE or AS SELECT, contributes its keys
+	// only.
 	Describes bool
 }
 
-// Model is a model as the schema layer reads it from its type: GORM's,
-// or a library's whose ModelReader claims it.
+// Model is a model as the schema layer reads it from its type, through
+// the reader of the library that claims it, or the default reader for a
+// struct no library claims (ModelReader).
 type Model struct {
 	// Type is the model's type, "example.com/store.User".
 	Type  string
 	Table string
-	// Lib is the library whose reader read it; "" for GORM's naming.
+	// Lib is the library whose reader read it (ModelReader.Lib).
 	Lib string
-	// Fields are the columns, in GORM's order (embedded structs
+	// Fields are the columns, in the library's order (embedded structs
 	// flattened): Name is the Go field (A.B through a named embedded
 	// struct), Column its column.
 	Fields []ModelField
-	Keys   []Key
-	// Evidence reports GORM-specific declarations: a gorm tag, an
-	// optimisticlock.Version field or a constant TableName method. A
-	// model with evidence describes its table (No answers are possible);
-	// any struct can be a model, so one without contributes only its
-	// primary key.
+	// Keys are its unique keys; their Source is the model's.
+	Keys []Key
+	// Evidence reports declarations of the library's own: one of its
+	// tags, a field of its plugin's type, a constant TableName method (a
+	// claimed model always has it). A model with evidence describes its
+	// table (No answers are possible); the default reader reads any
+	// struct, so one without contributes only its keys (its primary key).
 	Evidence bool
 	// KeysOnly marks a model whose library's tables are made by
 	// migrations more often than from its structs (bun): its keys count,
@@ -201,14 +214,15 @@ type Model struct {
 // ModelField is a field of a model that is a column.
 type ModelField struct {
 	Name, Column string
-	// Plugin marks a gorm.io/plugin/optimisticlock.Version field.
+	// Plugin marks a field of the type a plugin of the library versions
+	// by itself: the model is versioned by it (VersionPlugin).
 	Plugin bool
 }
 
 // Schema answers what the schema sources say about tables, for one
 // package: the DDL files of the configuration, the sqlc schema files found
-// from the package's directory, and the ent migrate packages and GORM
-// models of the package and everything it imports. A nil *Schema answers
+// from the package's directory, and the generated packages and models of
+// the package and everything it imports that the libraries' readers read. A nil *Schema answers
 // Unknown to everything.
 type Schema struct {
 	cfg    *config.Config
@@ -412,9 +426,9 @@ func (s *Schema) VersionColumn(table string) (string, bool) {
 }
 
 // Version returns the version column of table and the strongest evidence
-// for it: an optimisticlock.Version field of a GORM model, then a column
-// named by the version-column setting in DDL, sqlc or ent, then a GORM
-// field named by the version-field setting.
+// for it: a model's field its library's plugin versions, then a column
+// named by the version-column setting in DDL, sqlc or generated code,
+// then a model's field named by the version-field setting.
 func (s *Schema) Version(table string) (Version, bool) {
 	if s == nil {
 		return Version{}, false
@@ -445,11 +459,11 @@ func (s *Schema) version(tables []*desc) (Version, bool) {
 	return best, best.Kind != 0
 }
 
-// Table returns the table GORM uses for a model type (the struct, a
-// pointer to it, or a slice or array of either): its TableName method's
-// constant, else GORM's default naming. ok is false for a type that is not
-// a named struct, a generic one, or one whose TableName is not a visible
-// constant.
+// Table returns the table of a model type (the struct, a pointer to it,
+// or a slice or array of either), as its reader names it (Model). ok is
+// false for a type that is not a named struct, a generic one, or one whose
+// table its reader cannot know (a TableName that is not a visible
+// constant).
 func (s *Schema) Table(t types.Type) (string, bool) {
 	m, ok := s.Model(t)
 	if !ok {
@@ -458,8 +472,10 @@ func (s *Schema) Table(t types.Type) (string, bool) {
 	return m.Table, true
 }
 
-// Model returns the GORM view of a model type (see Table for the types
-// accepted). The model is shared: do not modify it.
+// Model returns the model of a type (see Table for the types accepted):
+// the reader of the library that claims it reads it, or, for a struct no
+// library claims, the default reader (ModelReader.Default). The model is
+// shared: do not modify it.
 func (s *Schema) Model(t types.Type) (*Model, bool) {
 	if s == nil {
 		return nil, false
@@ -487,10 +503,7 @@ func (s *Schema) Model(t types.Type) (*Model, bool) {
 
 // modelTable is the description a model gives of its table.
 func modelTable(m *Model) *desc {
-	src := Source{FromGORM, m.Type}
-	if m.Lib != "" {
-		src.Kind = FromModel
-	}
+	src := Source{Kind: FromModel, Lib: m.Lib, Name: m.Type}
 	t := &desc{Source: src, Name: m.Table, Keys: m.Keys, Describes: m.Evidence && !m.KeysOnly}
 	t.Schema, t.Name = splitTable(m.Table)
 	for _, f := range m.Fields {
@@ -500,7 +513,8 @@ func modelTable(m *Model) *desc {
 }
 
 // modelTables returns the descriptions of the table of model t: the
-// model's own, even without GORM evidence, and every other source's.
+// model's own, even without its library's evidence, and every other
+// source's.
 func (s *Schema) modelTables(t types.Type) ([]*desc, *Model) {
 	m, ok := s.Model(t)
 	if !ok {
@@ -516,16 +530,16 @@ func (s *Schema) modelTables(t types.Type) ([]*desc, *Model) {
 	return tables, m
 }
 
-// ModelUnique is Unique for the table of a GORM model, counting the
-// model's own keys (its primary key at least) even when the model carries
-// no GORM evidence.
+// ModelUnique is Unique for the table of a model, counting the model's
+// own keys (its primary key at least) even when the model carries no
+// evidence of its library.
 func (s *Schema) ModelUnique(t types.Type, columns ...string) Answer {
 	tables, _ := s.modelTables(t)
 	_, a := answer(tables, columns)
 	return a
 }
 
-// ModelVersion is Version for the table of a GORM model, counting the
+// ModelVersion is Version for the table of a model, counting the
 // model's own fields.
 func (s *Schema) ModelVersion(t types.Type) (Version, bool) {
 	tables, m := s.modelTables(t)

@@ -1,4 +1,4 @@
-package schema
+package dialect
 
 import (
 	"go/ast"
@@ -6,10 +6,12 @@ import (
 	"go/types"
 
 	"golang.org/x/tools/go/analysis"
+
+	"github.com/idemlint/idemlint/analyzers/internal/schema"
 )
 
-// ent's generated migrate package (ent/migrate/schema.go), read from its
-// syntax when that package is analysed:
+// entTables reads ent's generated migrate package (ent/migrate/schema.go)
+// for the schema layer, from its syntax when that package is analysed:
 //
 //	UsersColumns = []*schema.Column{
 //		{Name: "id", Type: field.TypeInt, Increment: true},
@@ -30,6 +32,10 @@ import (
 // package-level variables are composite literals of
 // entgo.io/ent/dialect/sql/schema's Column and Table. What this reader
 // does not understand in a table makes the table contribute its keys only.
+//
+// Lib is entDialect's family, spelt out: entDialect refers to this
+// reader, so this cannot refer to it.
+var entTables = &schema.TableReader{Lib: "ent", Read: readEnt}
 
 const (
 	entSchemaPath = "entgo.io/ent/dialect/sql/schema"
@@ -43,7 +49,7 @@ type entColumn struct {
 }
 
 // readEnt returns the tables an ent migrate package declares.
-func readEnt(pass *analysis.Pass) []*desc {
+func readEnt(pass *analysis.Pass) []*schema.Table {
 	if pass.Pkg.Name() != "migrate" || !importsPath(pass.Pkg, entSchemaPath) {
 		return nil
 	}
@@ -78,22 +84,13 @@ func readEnt(pass *analysis.Pass) []*desc {
 			}
 		}
 	}
-	var out []*desc
+	var out []*schema.Table
 	for _, lit := range tables {
 		if t := r.table(lit); t != nil {
 			out = append(out, t)
 		}
 	}
 	return out
-}
-
-func importsPath(pkg *types.Package, path string) bool {
-	for _, imp := range pkg.Imports() {
-		if imp.Path() == path {
-			return true
-		}
-	}
-	return false
 }
 
 type entReader struct {
@@ -116,8 +113,8 @@ func (r *entReader) isType(e ast.Expr, shape, name string) bool {
 	return ok && isNamedType(p.Elem(), entSchemaPath, name)
 }
 
-// fields returns the key: value pairs of a struct literal.
-func fields(lit *ast.CompositeLit) map[string]ast.Expr {
+// entFields returns the key: value pairs of a struct literal.
+func entFields(lit *ast.CompositeLit) map[string]ast.Expr {
 	out := map[string]ast.Expr{}
 	for _, elt := range lit.Elts {
 		kv, ok := elt.(*ast.KeyValueExpr)
@@ -153,8 +150,8 @@ func (r *entReader) boolConst(e ast.Expr) (bool, bool) {
 	return constant.BoolVal(v), true
 }
 
-// element returns the struct literal of a slice element ({…} or &T{…}).
-func element(e ast.Expr) *ast.CompositeLit {
+// entElement returns the struct literal of a slice element ({…} or &T{…}).
+func entElement(e ast.Expr) *ast.CompositeLit {
 	if u, ok := e.(*ast.UnaryExpr); ok {
 		e = u.X
 	}
@@ -169,11 +166,11 @@ func (r *entReader) columnList(e ast.Expr) ([]entColumn, bool) {
 	}
 	var cols []entColumn
 	for _, elt := range lit.Elts {
-		el := element(elt)
+		el := entElement(elt)
 		if el == nil {
 			return nil, false
 		}
-		fs := fields(el)
+		fs := entFields(el)
 		name, ok := r.stringConst(fs["Name"])
 		unique, ok2 := r.boolConst(fs["Unique"])
 		if !ok || !ok2 {
@@ -218,13 +215,13 @@ func (r *entReader) columnRefs(e ast.Expr) ([]string, bool) {
 }
 
 // table reads a schema.Table literal.
-func (r *entReader) table(lit *ast.CompositeLit) *desc {
-	fs := fields(lit)
+func (r *entReader) table(lit *ast.CompositeLit) *schema.Table {
+	fs := entFields(lit)
 	name, ok := r.stringConst(fs["Name"])
 	if fs == nil || !ok || name == "" {
 		return nil
 	}
-	t := &desc{Source: Source{FromEnt, r.pass.Pkg.Path()}, Name: name, Describes: true}
+	t := &schema.Table{Name: name, Describes: true}
 	if s, ok := r.stringConst(fs["Schema"]); ok {
 		t.Schema = s
 	}
@@ -239,14 +236,14 @@ func (r *entReader) table(lit *ast.CompositeLit) *desc {
 		t.Describes = false
 	}
 	for _, c := range cols {
-		t.Columns = append(t.Columns, column{Name: c.name})
+		t.Columns = append(t.Columns, c.name)
 		if c.unique {
-			t.Keys = append(t.Keys, Key{Columns: []string{c.name}, Parts: []string{c.name}, Source: t.Source})
+			t.Keys = append(t.Keys, schema.Key{Columns: []string{c.name}, Parts: []string{c.name}})
 		}
 	}
 	if pk, ok := fs["PrimaryKey"]; ok {
 		if names, ok := r.columnRefs(pk); ok {
-			t.Keys = append(t.Keys, Key{Columns: names, Parts: names, Primary: true, Source: t.Source})
+			t.Keys = append(t.Keys, schema.Key{Columns: names, Parts: names, Primary: true})
 		} else {
 			t.Describes = false
 		}
@@ -258,13 +255,12 @@ func (r *entReader) table(lit *ast.CompositeLit) *desc {
 			return t
 		}
 		for _, elt := range lit.Elts {
-			k, unique, ok := r.index(element(elt))
+			k, unique, ok := r.index(entElement(elt))
 			if !ok {
 				t.Describes = false
 				continue
 			}
 			if unique {
-				k.Source = t.Source
 				t.Keys = append(t.Keys, k)
 			}
 		}
@@ -273,31 +269,31 @@ func (r *entReader) table(lit *ast.CompositeLit) *desc {
 }
 
 // index reads a schema.Index literal.
-func (r *entReader) index(lit *ast.CompositeLit) (Key, bool, bool) {
+func (r *entReader) index(lit *ast.CompositeLit) (schema.Key, bool, bool) {
 	if lit == nil {
-		return Key{}, false, false
+		return schema.Key{}, false, false
 	}
-	fs := fields(lit)
+	fs := entFields(lit)
 	unique, ok := r.boolConst(fs["Unique"])
 	if fs == nil || !ok {
-		return Key{}, false, false
+		return schema.Key{}, false, false
 	}
 	name, _ := r.stringConst(fs["Name"])
 	cols, ok := r.columnRefs(fs["Columns"])
 	if !ok {
-		return Key{}, unique, false
+		return schema.Key{}, unique, false
 	}
-	k := Key{Name: name, Columns: cols, Parts: cols}
+	k := schema.Key{Name: name, Columns: cols, Parts: cols}
 	if a, ok := fs["Annotation"]; ok {
-		al := element(a)
+		al := entElement(a)
 		if al == nil || !isNamedType(r.pass.TypesInfo.TypeOf(al), entSQLPath, "IndexAnnotation") {
-			return Key{}, unique, false
+			return schema.Key{}, unique, false
 		}
-		afs := fields(al)
+		afs := entFields(al)
 		if w, ok := afs["Where"]; ok {
 			where, ok := r.stringConst(w)
 			if !ok {
-				return Key{}, unique, false
+				return schema.Key{}, unique, false
 			}
 			k.Where = where
 		}

@@ -1,8 +1,10 @@
-package schema
+package dialect
 
 import (
 	"reflect"
 	"strings"
+
+	"github.com/idemlint/idemlint/analyzers/internal/schema"
 )
 
 // GORM v1 (github.com/jinzhu/gorm v1.9.16) models differ from v2's in
@@ -10,8 +12,6 @@ import (
 // the same rules, but the settings come from the sql tag and then the gorm
 // tag (model_struct.go's parseTagSetting), and a unique index is
 // unique_index[:name[,name…]] (scope.go's autoIndex), not uniqueIndex.
-
-const gormV1Path = "github.com/jinzhu/gorm"
 
 // v1TagSettings merges a field's sql and gorm tag settings, the gorm
 // tag's winning, as GORM v1 does.
@@ -26,7 +26,7 @@ func v1TagSettings(tag reflect.StructTag) map[string]string {
 // v1IndexKeys returns the unique indexes of unique_index settings: each
 // field joins every index it names, in field order; an unnamed one is
 // uix_<table>_<column>.
-func (r *modelReader) v1IndexKeys(src Source) []Key {
+func (r *gormModelReader) v1IndexKeys() []schema.Key {
 	var names []string
 	cols := map[string][]string{}
 	for _, f := range r.fields {
@@ -44,9 +44,9 @@ func (r *modelReader) v1IndexKeys(src Source) []Key {
 			cols[name] = append(cols[name], f.column)
 		}
 	}
-	var keys []Key
+	var keys []schema.Key
 	for _, name := range names {
-		keys = append(keys, Key{Name: name, Columns: cols[name], Parts: cols[name], Source: src})
+		keys = append(keys, schema.Key{Name: name, Columns: cols[name], Parts: cols[name]})
 	}
 	return keys
 }

@@ -1,4 +1,4 @@
-package schema
+package dialect
 
 import (
 	"go/types"
@@ -7,77 +7,55 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/idemlint/idemlint/analyzers/internal/schema"
 )
 
-// GORM models, read from go/types: the struct's fields and their `gorm`
-// tags, with GORM v1.31.2's rules (gorm.io/gorm/schema: ParseField,
-// ParseIndexes, parseFieldIndexes, ParseTagSetting and the primary key
-// choice in Parse), and a TableName method returning a constant.
+// gormModels reads GORM models (v2 and v1) from go/types: the struct's
+// fields and their gorm tags, with GORM v1.31.2's rules (gorm.io/gorm/schema:
+// ParseField, ParseIndexes, parseFieldIndexes, ParseTagSetting and the
+// primary key choice in Parse): primaryKey/primary_key, unique,
+// uniqueIndex[:name], index:[name],unique (or class:UNIQUE), composite:,
+// priority:, where: (a partial key), expression: (an expression key),
+// column:, embedded, embeddedPrefix:, "-"; embedded structs flattened;
+// GORM's default primary key (the id column, or a field named ID) when
+// none is tagged; a TableName() string method returning a constant, else
+// GORM's default naming (gormnaming.go). v1's tags are read where the
+// model's package imports v1 (gormv1schema.go). Its evidence: a gorm tag
+// (an embedded gorm.Model counts), an optimisticlock.Version field
+// (ModelField.Plugin) or a constant TableName method.
+//
+// It is the schema layer's default reader: any struct can be handed to
+// GORM, so a struct no other library claims is named as GORM names it,
+// whatever its package imports (the structs of database/sql, sqlx, pgx,
+// sqlc or squirrel code included, as their Table and ModelUnique
+// answers); one without GORM's evidence (Model.Evidence) contributes its
+// keys only.
+var gormModels = &schema.ModelReader{
+	Lib:     gormV2.lib,
+	Claims:  gormMayHaveEvidence,
+	Read:    gormReadModel,
+	Default: true,
+	// GORM's own structs (gorm.Model, the plugins') are not the
+	// program's models.
+	Own: func(path string) bool { return strings.HasPrefix(path, gormModulePrefix) },
+}
 
 const (
 	optimisticlockPath = "gorm.io/plugin/optimisticlock"
 	gormModulePrefix   = "gorm.io/"
 )
 
-// typeKey names a package-level type: "example.com/store.User".
-func typeKey(obj *types.TypeName) string {
-	if obj.Pkg() == nil {
-		return obj.Name()
-	}
-	return obj.Pkg().Path() + "." + obj.Name()
-}
-
-// modelTypeName returns the declared struct type a GORM call's model
-// argument names: T, *T, []T, []*T, [n]T.
-func modelTypeName(t types.Type) *types.TypeName {
-	for range 4 {
-		switch u := types.Unalias(t).(type) {
-		case *types.Pointer:
-			t = u.Elem()
-			continue
-		case *types.Slice:
-			t = u.Elem()
-			continue
-		case *types.Array:
-			t = u.Elem()
-			continue
-		case *types.Named:
-			if u.TypeParams().Len() > 0 || u.TypeArgs().Len() > 0 {
-				return nil
-			}
-			if _, ok := u.Underlying().(*types.Struct); !ok {
-				return nil
-			}
-			return u.Obj()
-		}
-		return nil
-	}
-	return nil
-}
-
-type tableNameLookup func(typeKey string) (name string, known, found bool)
-
-// readModel reads a model: the library's that claims it, or else a GORM
-// model. It returns nil when the model's table is not known: a TableName
-// method whose result is not a visible constant, or TableName(Namer).
-func readModel(obj *types.TypeName, tableNames tableNameLookup) *Model {
-	named, ok := obj.Type().(*types.Named)
+// gormReadModel reads a struct as GORM would. It returns nil when the
+// model's table is not known: a TableName method whose result is not a
+// visible constant, or TableName(Namer).
+func gormReadModel(obj *types.TypeName, tableNames schema.TableNameLookup) *schema.Model {
+	st, ok := obj.Type().Underlying().(*types.Struct)
 	if !ok {
 		return nil
 	}
-	st, ok := named.Underlying().(*types.Struct)
-	if !ok {
-		return nil
-	}
-	if r := claimant(obj); r != nil {
-		m := r.Read(obj, tableNames)
-		if m != nil {
-			m.Lib, m.Evidence = r.Lib, true
-		}
-		return m
-	}
-	m := &Model{Type: typeKey(obj)}
-	if name, has, known := TableNameOf(obj, tableNames); has {
+	m := &schema.Model{Type: schema.TypeKey(obj)}
+	if name, has, known := schema.TableNameOf(obj, tableNames); has {
 		if !known {
 			return nil
 		}
@@ -85,26 +63,36 @@ func readModel(obj *types.TypeName, tableNames tableNameLookup) *Model {
 	} else {
 		m.Table = gormTableName(obj.Name())
 	}
-	r := &modelReader{model: m, v1: importsPath(obj.Pkg(), gormV1Path)}
+	r := &gormModelReader{model: m, v1: importsPath(obj.Pkg(), gormV1.pkg)}
 	r.walk(st, "", "", 0)
 	m.Keys = r.keys()
 	return m
 }
 
-// recvTypeName returns the named type declaring method fn.
-func recvTypeName(fn *types.Func) *types.TypeName {
-	sig, ok := fn.Type().(*types.Signature)
-	if !ok || sig.Recv() == nil {
-		return nil
+// gormMayHaveEvidence is a cheap test that rules out most structs before
+// the facts read their model: a gorm tag (or GORM v1's sql tag), an
+// optimisticlock.Version field or an embedded struct somewhere, or a
+// TableName method.
+func gormMayHaveEvidence(obj *types.TypeName) bool {
+	st, ok := obj.Type().Underlying().(*types.Struct)
+	if !ok {
+		return false
 	}
-	t := sig.Recv().Type()
-	if p, ok := t.(*types.Pointer); ok {
-		t = p.Elem()
+	for i := 0; i < st.NumFields(); i++ {
+		f := st.Field(i)
+		if strings.Contains(st.Tag(i), `gorm:"`) || strings.Contains(st.Tag(i), `sql:"`) || f.Anonymous() {
+			return true
+		}
+		t := f.Type()
+		if p, ok := t.(*types.Pointer); ok {
+			t = p.Elem()
+		}
+		if isNamedType(t, optimisticlockPath, "Version") {
+			return true
+		}
 	}
-	if n, ok := types.Unalias(t).(*types.Named); ok {
-		return n.Obj()
-	}
-	return nil
+	sel, _, _ := types.LookupFieldOrMethod(types.NewPointer(obj.Type()), true, obj.Pkg(), "TableName")
+	return sel != nil
 }
 
 // gormField is a field that is a column, with its tag.
@@ -116,10 +104,11 @@ type gormField struct {
 	settings     map[string]string // parseTagSetting(tag, ";")
 }
 
-type modelReader struct {
-	model  *Model
+type gormModelReader struct {
+	model  *schema.Model
 	fields []gormField
-	// v1: the model's package imports GORM v1, whose tags gormv1.go reads.
+	// v1: the model's package imports GORM v1, whose tags gormv1schema.go
+	// reads.
 	v1 bool
 }
 
@@ -127,7 +116,7 @@ type modelReader struct {
 const maxEmbedding = 8
 
 // walk adds the columns of st, flattening embedded structs as GORM does.
-func (r *modelReader) walk(st *types.Struct, path, colPrefix string, depth int) {
+func (r *gormModelReader) walk(st *types.Struct, path, colPrefix string, depth int) {
 	for i := 0; i < st.NumFields(); i++ {
 		f := st.Field(i)
 		if !f.Exported() {
@@ -192,14 +181,9 @@ func (r *modelReader) walk(st *types.Struct, path, colPrefix string, depth int) 
 	}
 	if depth == 0 {
 		for _, f := range r.fields {
-			r.model.Fields = append(r.model.Fields, ModelField{Name: f.name, Column: f.column, Plugin: f.plugin})
+			r.model.Fields = append(r.model.Fields, schema.ModelField{Name: f.name, Column: f.column, Plugin: f.plugin})
 		}
 	}
-}
-
-func isNamedType(t types.Type, pkgPath, name string) bool {
-	n, ok := types.Unalias(t).(*types.Named)
-	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == pkgPath && n.Obj().Name() == name
 }
 
 func isTime(t types.Type) bool { return isNamedType(t, "time", "Time") }
@@ -247,11 +231,10 @@ func checkTruth(vals ...string) bool {
 }
 
 // keys returns the model's unique keys: the primary key, unique fields
-// and unique indexes.
-func (r *modelReader) keys() []Key {
+// and unique indexes (the schema layer sets their Source).
+func (r *gormModelReader) keys() []schema.Key {
 	m := r.model
-	src := Source{FromGORM, m.Type}
-	var keys []Key
+	var keys []schema.Key
 	var pk []string
 	for _, f := range r.fields {
 		if checkTruth(f.settings["PRIMARYKEY"], f.settings["PRIMARY_KEY"]) {
@@ -273,22 +256,22 @@ func (r *modelReader) keys() []Key {
 		}
 	}
 	if len(pk) > 0 {
-		keys = append(keys, Key{Columns: pk, Parts: pk, Primary: true, Source: src})
+		keys = append(keys, schema.Key{Columns: pk, Parts: pk, Primary: true})
 	}
 	for _, f := range r.fields {
 		if checkTruth(f.settings["UNIQUE"]) {
-			keys = append(keys, Key{Name: gormUniqueName(tableOnly(m.Table), f.column), Columns: []string{f.column}, Parts: []string{f.column}, Source: src})
+			keys = append(keys, schema.Key{Name: gormUniqueName(tableOnly(m.Table), f.column), Columns: []string{f.column}, Parts: []string{f.column}})
 		}
 	}
 	if r.v1 {
-		return append(keys, r.v1IndexKeys(src)...)
+		return append(keys, r.v1IndexKeys()...)
 	}
-	return append(keys, r.indexKeys(src)...)
+	return append(keys, r.indexKeys()...)
 }
 
+// tableOnly is the table of "schema.table".
 func tableOnly(table string) string {
-	_, t := splitTable(table)
-	return t
+	return table[strings.LastIndexByte(table, '.')+1:]
 }
 
 type gormIndex struct {
@@ -302,7 +285,7 @@ type gormIndexPart struct {
 }
 
 // indexKeys is GORM's ParseIndexes, keeping the unique indexes.
-func (r *modelReader) indexKeys(src Source) []Key {
+func (r *gormModelReader) indexKeys() []schema.Key {
 	var indexes []*gormIndex
 	byName := map[string]*gormIndex{}
 	for _, f := range r.fields {
@@ -325,13 +308,13 @@ func (r *modelReader) indexKeys(src Source) []Key {
 			x.parts = append(x.parts, idx.parts...)
 		}
 	}
-	var keys []Key
+	var keys []schema.Key
 	for _, x := range indexes {
 		if !strings.EqualFold(x.class, "UNIQUE") {
 			continue
 		}
 		sort.SliceStable(x.parts, func(i, j int) bool { return x.parts[i].priority < x.parts[j].priority })
-		k := Key{Name: x.name, Where: x.where, Source: src}
+		k := schema.Key{Name: x.name, Where: x.where}
 		for _, p := range x.parts {
 			if p.expression != "" {
 				k.Expression = true
