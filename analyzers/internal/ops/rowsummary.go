@@ -5,7 +5,6 @@ import (
 
 	"golang.org/x/tools/go/ssa"
 
-	"github.com/idemlint/idemlint/analyzers/internal/knowledge"
 	"github.com/idemlint/idemlint/analyzers/internal/ssaval"
 )
 
@@ -35,7 +34,7 @@ func (e *extractor) helperRows(call ssa.CallInstruction, callee *ssa.Function) [
 		if r.Field == "" {
 			return args[r.Param]
 		}
-		return fieldValue(args[r.Param], r.Field)
+		return FieldValue(args[r.Param], r.Field)
 	}
 	keys := func(cols, fields []string, params []ParamRef) []KeyValue {
 		var out []KeyValue
@@ -98,8 +97,8 @@ func (e *extractor) rowSummary(fn *ssa.Function, s *Summary) *Summary {
 	}
 	rows := e.Rows(fn)
 	refs := map[ssa.Value]ParamRef{}
-	if q := knowledge.SQLC(fn); q != nil {
-		rows = append(rows, sqlcOwnRow(fn, q, refs)...)
+	if l, f := e.generatedHere(fn); f != nil && l.OwnRows != nil {
+		rows = append(rows, l.OwnRows(fn, f, refs)...)
 	}
 	for _, op := range rows {
 		params, ok := keyParams(fn, op.Keys)

@@ -152,7 +152,7 @@ func (e *extractor) helperReads(call *ssa.Call) []*ColumnRead {
 	args := call.Common().Args
 	var out []*ColumnRead
 	for _, r := range s.ModelReads {
-		v := resultValue(call, r.Result)
+		v := ResultValue(call, r.Result)
 		model := ModelType(v)
 		if v == nil || model == nil {
 			continue
@@ -224,8 +224,8 @@ func (e *extractor) helperWrites(fn *ssa.Function, call *ssa.Call) []*ColumnWrit
 	return out
 }
 
-// resultValue returns the value of result i of call.
-func resultValue(call *ssa.Call, i int) ssa.Value {
+// ResultValue returns the value of result i of call.
+func ResultValue(call *ssa.Call, i int) ssa.Value {
 	if call.Common().Signature().Results().Len() == 1 {
 		if i == 0 {
 			return call
