@@ -8,9 +8,9 @@ import (
 )
 
 // sqlcDialect is sqlc's generated queries: a fix is a change to the query
-// file.
+// file. How their calls become operations is sqlcLibrary (sqlcops.go).
 var sqlcDialect = &Dialect{
-	Lib: "sqlc",
+	Lib: sqlcLib,
 	ClaimInsert: func(cols string) string {
 		return fmt.Sprintf("add ON CONFLICT (%s) DO NOTHING to the query and read the row when it returns none, or catch the unique violation and re-read", cols)
 	},
@@ -26,7 +26,8 @@ var sqlcDialect = &Dialect{
 		if u.Count != ops.CountUnobservable {
 			return "", ""
 		}
-		return "the query is declared " + u.SQLCCmd + ", which cannot report how many rows it changed",
+		return "the query is declared " + u.Declared + ", which cannot report how many rows it changed",
 			"declare it :execrows and treat 0 rows as a conflict"
 	},
+	Ops: sqlcLibrary,
 }

@@ -58,7 +58,7 @@ func bodyKey(e *extractor, call *ssa.Call) (keySrc, bool) {
 		if knowledge.BodyKeyFields[name] == "" {
 			continue
 		}
-		if val := fieldValue(alloc, st.Field(i).Name()); val != nil {
+		if val := FieldValue(alloc, st.Field(i).Name()); val != nil {
 			src := keyValue(e, val)
 			if instr, ok := val.(ssa.Instruction); ok {
 				src.pos = instr.Pos()

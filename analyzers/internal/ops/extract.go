@@ -5,6 +5,7 @@ import (
 	"go/constant"
 	"go/types"
 	"strings"
+	"sync"
 
 	"golang.org/x/tools/go/ssa"
 
@@ -38,6 +39,11 @@ type extractor struct {
 	rowx       *rowExt     // lookups and inserts (rows.go)
 	// origin says which packages are the standard library's.
 	origin *origin.Packages
+	// gen holds, for the functions of the package asked about, the
+	// library that generated each, if any (generatedHere); genMu guards
+	// it.
+	genMu sync.Mutex
+	gen   map[*ssa.Function]generatedFunc
 }
 
 func newExtractor(imported func(*types.Func) *Summary, networkFuncs []string, orig *origin.Packages) *extractor {
@@ -48,6 +54,7 @@ func newExtractor(imported func(*types.Func) *Summary, networkFuncs []string, or
 		summaries:    map[*ssa.Function]*Summary{},
 		ops:          map[*ssa.Function][]*Op{},
 		boundCalls:   map[ssa.CallInstruction]bool{},
+		gen:          map[*ssa.Function]generatedFunc{},
 	}
 	for _, f := range networkFuncs {
 		e.networkFuncs[f] = true
@@ -121,8 +128,11 @@ func (e *extractor) classify(caller *ssa.Function, call ssa.CallInstruction) []*
 			return l.ClientOps(call, obj)
 		}
 	}
-	if q := knowledge.SQLC(callee); q != nil {
-		return e.sqlcOps(call, callee, q)
+	if l, f := e.generatedHere(callee); f != nil {
+		if l.GeneratedOps == nil {
+			return nil
+		}
+		return l.GeneratedOps(call, callee, f)
 	}
 	return e.helper(call, callee)
 }
@@ -163,7 +173,7 @@ func (e *extractor) library(caller *ssa.Function, call ssa.CallInstruction, site
 		if stmt == nil {
 			return nil
 		}
-		if desc, ok := lockOf(stmt); ok {
+		if desc, ok := StatementLock(stmt); ok {
 			return []*Op{{Kind: Lock, Handle: h, SQL: stmt, Row: row, Desc: desc}}
 		}
 	case knowledge.Find:
@@ -277,9 +287,9 @@ func Binder(site knowledge.Site) (bind func(sqltext.Placeholder) ssa.Value, ok b
 	}, true
 }
 
-// lockOf says whether running stmt takes a lock that lasts until the end
-// of its transaction, and names it.
-func lockOf(stmt *sqltext.Statement) (string, bool) {
+// StatementLock says whether running stmt takes a lock that lasts until
+// the end of its transaction, and names it.
+func StatementLock(stmt *sqltext.Statement) (string, bool) {
 	table := stmt.Table.Name
 	on := ""
 	if table != "" {
@@ -328,7 +338,7 @@ func chainLock(site knowledge.Site) (string, bool) {
 			// GORM Raw("SELECT ... FOR UPDATE").Scan(&v): the SQL is a
 			// step, the finder runs it.
 			if text, ok := ssaval.ConstString(step.RoleArg(knowledge.SQL)); ok {
-				if desc, ok := lockOf(sqltext.Parse(text)); ok {
+				if desc, ok := StatementLock(sqltext.Parse(text)); ok {
 					return fmt.Sprintf("%s (%s, then %s)", desc, CalleeName(step), CalleeName(site)), true
 				}
 			}
@@ -439,30 +449,6 @@ func callbackFunc(v ssa.Value) (*ssa.Function, bool) {
 	return nil, false
 }
 
-// sqlcOps classifies a call of a sqlc-generated query method by its SQL.
-func (e *extractor) sqlcOps(call ssa.CallInstruction, callee *ssa.Function, q *knowledge.SQLCQuery) []*Op {
-	stmt := sqltext.Parse(q.SQL)
-	desc, ok := lockOf(stmt)
-	if !ok {
-		return nil
-	}
-	args := call.Common().Args
-	var h ssa.Value
-	switch {
-	case q.Handle >= 0:
-		i := q.Handle
-		if callee.Signature.Recv() != nil {
-			i++
-		}
-		if i < len(args) {
-			h = Root(args[i])
-		}
-	case callee.Signature.Recv() != nil && len(args) > 0:
-		h = Root(args[0])
-	}
-	return []*Op{{Kind: Lock, Handle: h, SQL: stmt, Desc: fmt.Sprintf("%s (sqlc %s)", desc, q.Name)}}
-}
-
 // helper applies the summary of a called function, from this package or
 // an imported fact, to the call's arguments.
 func (e *extractor) helper(call ssa.CallInstruction, callee *ssa.Function) []*Op {
@@ -481,7 +467,7 @@ func (e *extractor) helper(call ssa.CallInstruction, callee *ssa.Function) []*Op
 	ops := applySummary(s, name, call.Common().Args)
 	if c, ok := call.(*ssa.Call); ok {
 		for _, l := range s.LockedResults {
-			if v := resultValue(c, l.Result); v != nil {
+			if v := ResultValue(c, l.Result); v != nil {
 				ops = append(ops, &Op{Kind: Lock, Handle: Root(v), Desc: l.Desc, Via: name})
 			}
 		}
@@ -555,10 +541,25 @@ func (e *extractor) summary(fn *ssa.Function) *Summary {
 	s = e.requestSummary(fn, s)
 	s = e.rowSummary(fn, s)
 	s = e.writeSummary(fn, s)
-	s = sqlcUpdateSummary(fn, s)
-	s = sqlcQuerySummary(fn, s)
-	s = sqlcHandleSummary(fn, s)
-	s = sqlcLockSummary(fn, s)
+	s = bindsSummary(fn, s)
+	if l, f := e.generatedHere(fn); f != nil && l.Summarize != nil {
+		s = l.Summarize(fn, f, s)
+	}
 	e.summaries[fn] = s
+	return s
+}
+
+// bindsSummary adds to the summary of a function whose result runs on a
+// handle it is given (Library.Binds) the argument holding it, which
+// Result.InTx follows in other packages, where Root cannot see the body.
+func bindsSummary(fn *ssa.Function, s *Summary) *Summary {
+	i := boundArg(fn)
+	if i < 0 {
+		return s
+	}
+	if s == nil {
+		s = &Summary{}
+	}
+	s.BindsHandle = i + 1
 	return s
 }

@@ -1,6 +1,7 @@
 package ops
 
 import (
+	"encoding/gob"
 	"go/types"
 	"strings"
 
@@ -70,14 +71,70 @@ type Library struct {
 	// of its fields, for the reads and writes a helper's summary reports
 	// in the library's name; "" and nil when the library cannot tell.
 	ModelColumns func(t types.Type) (table string, columnOf func(field string) (string, bool))
+
+	// Generated and the hooks after it serve a library whose API is
+	// generated into the user's module as functions whose bodies say
+	// what they run (a query method running one constant SQL statement):
+	// what a call does is read from the callee itself, in its own
+	// package, and from its summary in others.
+	//
+	// Generated returns what the library says of fn, a function with a
+	// body in the package under analysis, or nil when the library did
+	// not generate it. Fact is a value of the type it returns, registered
+	// for the encoding of the summaries that carry one.
+	Generated func(fn *ssa.Function) GeneratedFact
+	Fact      GeneratedFact
+	// Summarize adds to the summary of a function the library generated,
+	// f being what Generated said of it, what its callers in other
+	// packages see: the locks it takes on the handle it runs on, and f
+	// itself (Summary.Generated) when the hooks below read it there.
+	Summarize func(fn *ssa.Function, f GeneratedFact, s *Summary) *Summary
+	// OwnRows makes the lookups and inserts a generated function runs
+	// itself, for its summary: the value bound to each key stands for
+	// the parameter, or the field of one, that refs maps it to.
+	OwnRows func(fn *ssa.Function, f GeneratedFact, refs map[ssa.Value]ParamRef) []*RowOp
+	// GeneratedOps and GeneratedRow classify a call of a generated
+	// function of the package under analysis (in other packages its
+	// summary's locks, lookups and inserts are the call's);
+	// GeneratedRead, GeneratedWrites and GeneratedUpdate make the read,
+	// the writes and the update of a call of one in any package, f being
+	// Generated's in the callee's package and its summary's elsewhere.
+	GeneratedOps    func(call ssa.CallInstruction, callee *ssa.Function, f GeneratedFact) []*Op
+	GeneratedRow    func(call ssa.CallInstruction, callee *ssa.Function, f GeneratedFact) []*RowOp
+	GeneratedRead   func(call *ssa.Call, callee *ssa.Function, f GeneratedFact) *ColumnRead
+	GeneratedWrites func(call *ssa.Call, callee *ssa.Function, f GeneratedFact) []*ColumnWrite
+	GeneratedUpdate func(call ssa.CallInstruction, callee *ssa.Function, f GeneratedFact) *Update
+	// Binds returns, for a generated function with a body whose result
+	// runs on a handle it is given (a constructor New(db), a method
+	// WithTx(tx)), the argument holding that handle (receiver counted),
+	// or -1. Root follows it in the function's package; in others the
+	// function's summary says it (Summary.BindsHandle).
+	Binds func(fn *ssa.Function) int
+}
+
+// A GeneratedFact is what a library says of a function it generated
+// (Library.Generated), in a type of its own that only its hooks read. Its
+// exported fields travel in the function's summary to other packages.
+type GeneratedFact interface {
+	// Lib is the Name of the library that generated the function.
+	Lib() string
+	String() string
 }
 
 // libraries are the registered libraries. RegisterLibrary is called from
 // package initialisation only, so they are read without a lock.
 var libraries []*Library
 
-// RegisterLibrary adds a library's hooks; a dialect's init calls it.
-func RegisterLibrary(l *Library) { libraries = append(libraries, l) }
+// RegisterLibrary adds a library's hooks; a dialect's init calls it. The
+// type of its generated functions' facts is registered with encoding/gob,
+// through which the drivers that serialise facts (go vet, gopls) encode
+// the summaries holding one.
+func RegisterLibrary(l *Library) {
+	libraries = append(libraries, l)
+	if l.Fact != nil {
+		gob.Register(l.Fact)
+	}
+}
 
 // libraryOf returns the library of the package with this import path, or
 // nil.
@@ -178,4 +235,73 @@ func claimant(callee *types.Func) *Library {
 		}
 	}
 	return nil
+}
+
+// generatedFunc is a function a library generated, with what the library
+// says of it.
+type generatedFunc struct {
+	lib  *Library
+	fact GeneratedFact
+}
+
+// generatedHere returns the library that generated fn, a function with a
+// body in the package under analysis, and what it says of fn; nil when no
+// library did. The answer is kept: every analyzer asks it at every call
+// of fn, and their passes over the package may run at once.
+func (e *extractor) generatedHere(fn *ssa.Function) (*Library, GeneratedFact) {
+	if fn == nil || len(fn.Blocks) == 0 {
+		return nil, nil
+	}
+	e.genMu.Lock()
+	g, ok := e.gen[fn]
+	e.genMu.Unlock()
+	if !ok {
+		for _, l := range libraries {
+			if l.Generated != nil {
+				if f := l.Generated(fn); f != nil {
+					g = generatedFunc{lib: l, fact: f}
+					break
+				}
+			}
+		}
+		e.genMu.Lock()
+		e.gen[fn] = g
+		e.genMu.Unlock()
+	}
+	return g.lib, g.fact
+}
+
+// generated returns the library that generated callee and what it says
+// of it: computed for a function of this package, else its summary's.
+func (e *extractor) generated(callee *ssa.Function) (*Library, GeneratedFact) {
+	if callee == nil {
+		return nil, nil
+	}
+	if len(callee.Blocks) > 0 {
+		return e.generatedHere(callee)
+	}
+	fn := callee
+	if fn.Origin() != nil {
+		fn = fn.Origin()
+	}
+	if s := e.summary(fn); s != nil && s.Generated != nil {
+		if l := libraryNamed(s.Generated.Lib()); l != nil {
+			return l, s.Generated
+		}
+	}
+	return nil, nil
+}
+
+// boundArg returns the argument (receiver counted) holding the handle
+// that the result of a call of fn runs on, when a library generated fn
+// so (Library.Binds); -1 otherwise.
+func boundArg(fn *ssa.Function) int {
+	for _, l := range libraries {
+		if l.Binds != nil {
+			if i := l.Binds(fn); i >= 0 {
+				return i
+			}
+		}
+	}
+	return -1
 }

@@ -126,8 +126,8 @@ func errNilTest(op *RowOp, cond ssa.Value) (int, bool) {
 
 func notFoundBlocks(op *RowOp) []*ssa.BasicBlock {
 	if op.Instr == nil {
-		// A sqlc method's own query (sqlcOwnRow): no call to test the
-		// outcome of. A :many or :exec lookup by key has none.
+		// A generated function's own query (Library.OwnRows): no call
+		// to test the outcome of.
 		return nil
 	}
 	fn := op.Instr.Parent()

@@ -67,11 +67,34 @@ func (r *Result) InTx(root ssa.Value) bool {
 	if IsTx(root) || r.txParams[root] || r.begun[root] {
 		return true
 	}
-	// q := queries.WithTx(tx), sqlc's generated code in another package.
+	// q := queries.WithTx(tx), a generated constructor of another
+	// package binding the result to a handle (Summary.BindsHandle).
 	if h := r.e.boundHandle(root); h != nil {
 		return IsTx(h) || r.txParams[h]
 	}
 	return false
+}
+
+// boundHandle returns, for a root that is a call of a function of
+// another package whose result runs on a handle it was given
+// (Summary.BindsHandle), the root of that handle; nil otherwise.
+func (e *extractor) boundHandle(root ssa.Value) ssa.Value {
+	if e == nil {
+		return nil
+	}
+	call, ok := root.(*ssa.Call)
+	if !ok {
+		return nil
+	}
+	callee := call.Common().StaticCallee()
+	if callee == nil || len(callee.Blocks) > 0 {
+		return nil // in this package Root has seen through it already
+	}
+	s := e.summary(callee)
+	if s == nil || s.BindsHandle == 0 || s.BindsHandle > len(call.Common().Args) {
+		return nil
+	}
+	return Root(call.Common().Args[s.BindsHandle-1])
 }
 
 // TxCallback reports whether fn runs as the callback of a transaction

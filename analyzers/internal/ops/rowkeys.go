@@ -120,10 +120,10 @@ func keyParams(fn *ssa.Function, keys []KeyValue) ([]ParamRef, bool) {
 	return refs, any
 }
 
-// fieldValue returns the value stored in field name of the struct value
+// FieldValue returns the value stored in field name of the struct value
 // v (a composite literal built in a local), or a synthetic key for the
 // field when the stores are not visible.
-func fieldValue(v ssa.Value, name string) ssa.Value {
+func FieldValue(v ssa.Value, name string) ssa.Value {
 	// A struct value loaded from a local, or a pointer to a local
 	// (&Request{Title: t}).
 	alloc, ok := v.(*ssa.Alloc)

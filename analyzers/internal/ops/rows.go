@@ -17,11 +17,12 @@ type RowKind uint8
 
 const (
 	// Lookup reads one row by key: a SELECT whose WHERE pins columns to
-	// bound values (EXISTS and count(*) included), a sqlc SELECT, or a
-	// helper whose summary says it does one.
+	// bound values (EXISTS and count(*) included), a generated query
+	// method's SELECT, or a helper whose summary says it does one.
 	Lookup RowKind = iota + 1
 	// Insert inserts a row with the values of its key columns: an INSERT
-	// statement, a sqlc INSERT, or a helper whose summary says so.
+	// statement, a generated query method's INSERT, or a helper whose
+	// summary says so.
 	Insert
 	// LookupOrInsert is both in one call, not atomic: GORM FirstOrCreate.
 	LookupOrInsert
@@ -311,8 +312,11 @@ func (e *extractor) classifyRow(call ssa.CallInstruction) []*RowOp {
 		}
 		return nil
 	}
-	if q := knowledge.SQLC(callee); q != nil {
-		return sqlcRow(call, callee, q)
+	if l, f := e.generatedHere(callee); f != nil {
+		if l.GeneratedRow == nil {
+			return nil
+		}
+		return l.GeneratedRow(call, callee, f)
 	}
 	if obj, ok := callee.Object().(*types.Func); ok {
 		if l := claimant(obj); l != nil {

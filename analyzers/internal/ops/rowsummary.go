@@ -4,8 +4,6 @@ import (
 	"go/types"
 
 	"golang.org/x/tools/go/ssa"
-
-	"github.com/idemlint/idemlint/analyzers/internal/knowledge"
 )
 
 // Lookups and inserts across calls: a helper's rows, as its summary says
@@ -26,7 +24,7 @@ func (e *extractor) helperRows(call ssa.CallInstruction) []*RowOp {
 		if r.Field == "" {
 			return args[r.Param]
 		}
-		return fieldValue(args[r.Param], r.Field)
+		return FieldValue(args[r.Param], r.Field)
 	}
 	keys := func(cols, fields []string, params []ParamRef) []KeyValue {
 		var out []KeyValue
@@ -88,8 +86,8 @@ func (e *extractor) rowSummary(fn *ssa.Function, s *Summary) *Summary {
 	}
 	rows := e.Rows(fn)
 	refs := map[ssa.Value]ParamRef{}
-	if q := knowledge.SQLC(fn); q != nil {
-		rows = append(rows, sqlcOwnRow(fn, q, refs)...)
+	if l, f := e.generatedHere(fn); f != nil && l.OwnRows != nil {
+		rows = append(rows, l.OwnRows(fn, f, refs)...)
 	}
 	for _, op := range rows {
 		params, ok := keyParams(fn, op.Keys)

@@ -57,22 +57,20 @@ type Summary struct {
 	// them and the model parameters it writes whole (writefacts.go).
 	ModelReads  []ModelReadFact
 	ModelWrites []ModelWriteFact
-	// SQLCUpdate is, for a sqlc-generated UPDATE method, its query
-	// (versioned.go).
-	SQLCUpdate *SQLCUpdateFact
 	// Builds is, for a function returning a request it made without a
 	// key, the request's method and URL (reqbuild.go).
 	Builds *RequestBuild
 	// RetryingClient describes, for a function returning an *http.Client
 	// that sends requests again after a failure, that client (retry.go).
 	RetryingClient string
-	// SQLC is, for a sqlc-generated :one SELECT or UPDATE method, its
-	// query and binds (sqlcrows.go).
-	SQLC *SQLCFact
-	// BindsHandle is, for sqlc's generated New(db) and WithTx(tx), the
-	// argument (receiver counted, plus one; 0 when none) holding the
-	// handle the returned Queries runs on: InTx follows it in other
-	// packages, where Root cannot see the body.
+	// Generated is, for a function a library generated, what the
+	// library says of it (Library.Generated), for its hooks at the
+	// function's calls in other packages.
+	Generated GeneratedFact
+	// BindsHandle is, for a generated function whose result runs on a
+	// handle it is given (Library.Binds), the argument (receiver
+	// counted, plus one; 0 when none) holding that handle: InTx follows
+	// it in other packages, where Root cannot see the body.
 	BindsHandle int
 	// LockedResults are the transactions the function returns after
 	// taking a row lock on them (it begins the transaction, locks rows
@@ -141,14 +139,11 @@ func (s *Summary) String() string {
 	parts = append(parts, s.requestParts()...)
 	parts = append(parts, s.rowParts()...)
 	parts = append(parts, s.writeParts()...)
-	if u := s.SQLCUpdate; u != nil {
-		parts = append(parts, "sqlc-update("+u.Name+" "+u.Cmd+")")
-	}
 	if s.Builds != nil {
 		parts = append(parts, s.Builds.String())
 	}
-	if s.SQLC != nil {
-		parts = append(parts, "sqlc("+s.SQLC.Name+" "+s.SQLC.Cmd+")")
+	if s.Generated != nil {
+		parts = append(parts, s.Generated.String())
 	}
 	if s.RetryingClient != "" {
 		parts = append(parts, "retrying-client("+s.RetryingClient+")")
@@ -161,7 +156,7 @@ func (s *Summary) empty() bool {
 		len(s.Sends) == 0 && len(s.Retries) == 0 && len(s.Keys) == 0 && !s.FreshResult &&
 		len(s.Lookups) == 0 && len(s.Inserts) == 0 && len(s.UniqueChecks) == 0 &&
 		len(s.ModelReads) == 0 && len(s.ModelWrites) == 0 &&
-		s.SQLCUpdate == nil && s.Builds == nil && s.RetryingClient == "" && s.SQLC == nil && s.BindsHandle == 0 && len(s.LockedResults) == 0)
+		s.Builds == nil && s.RetryingClient == "" && s.Generated == nil && s.BindsHandle == 0 && len(s.LockedResults) == 0)
 }
 
 // returnedRoot returns the result that some return of fn gives a value

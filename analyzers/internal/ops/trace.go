@@ -15,10 +15,11 @@ const MaxTrace = 64
 
 // Root returns the value a database handle comes from, looking through
 // conversions, builder chains (GORM's db.Where(...).Clauses(...) is the
-// same handle as db), sqlc's Queries bound by New or WithTx, a local
-// variable stored once, and phis whose edges agree. The root is what
-// identifies a transaction: a Begin call, a transaction callback's
-// parameter, a parameter of the function.
+// same handle as db), the result of a generated constructor bound to the
+// handle it is given (Library.Binds), a local variable stored once, and
+// phis whose edges agree. The root is what identifies a transaction: a
+// Begin call, a transaction callback's parameter, a parameter of the
+// function.
 func Root(v ssa.Value) ssa.Value {
 	budget := MaxTrace
 	return root(v, map[ssa.Value]bool{}, &budget)
@@ -36,7 +37,7 @@ func root(v ssa.Value, seen map[ssa.Value]bool, budget *int) ssa.Value {
 		case *ssa.MakeInterface:
 			v = x.X
 		case *ssa.ChangeInterface:
-			v = x.X // a pgx.Tx passed as sqlc's DBTX
+			v = x.X // a pgx.Tx passed as an interface of generated code
 		case *ssa.TypeAssert:
 			v = x.X
 		case *ssa.Extract:
@@ -79,7 +80,7 @@ func root(v ssa.Value, seen map[ssa.Value]bool, budget *int) ssa.Value {
 }
 
 // chainReceiver returns the handle a call's result continues: the receiver
-// of a builder step, or the handle a sqlc Queries is bound to. Nil when
+// of a builder step, or the handle a generated constructor binds. Nil when
 // the result is a new value (a transaction from Begin, say).
 func chainReceiver(call *ssa.Call) ssa.Value {
 	common := call.Common()
@@ -117,18 +118,11 @@ func chainReceiver(call *ssa.Call) ssa.Value {
 			}
 		}
 	}
-	// sqlc's New(db) and q.WithTx(tx) bind the Queries to a handle.
+	// A generated constructor (New(db), q.WithTx(tx)) binds its result
+	// to a handle.
 	if fn := common.StaticCallee(); fn != nil {
-		if row := knowledge.SQLCHandle(fn); row != nil {
-			if i, ok := row.Param(knowledge.Handle); ok {
-				args := common.Args
-				if fn.Signature.Recv() != nil {
-					args = args[1:]
-				}
-				if i < len(args) {
-					return args[i]
-				}
-			}
+		if i := boundArg(fn); i >= 0 && i < len(common.Args) {
+			return common.Args[i]
 		}
 	}
 	return nil

@@ -1,7 +1,6 @@
 package ops
 
 import (
-	"fmt"
 	"go/token"
 	"go/types"
 	"strings"
@@ -21,17 +20,18 @@ const (
 	// not followed: returned, passed to a function, stored.
 	CountUnknown CountUse = iota
 	// CountChecked: the count is read (RowsAffected called or loaded, a
-	// sqlc :execrows result used).
+	// generated query's count result used).
 	CountChecked
 	// CountIgnored: the value carrying the count is discarded.
 	CountIgnored
-	// CountUnobservable: the call cannot report it (a sqlc :exec query).
+	// CountUnobservable: the call cannot report it (a generated query
+	// declared so that it returns only an error).
 	CountUnobservable
 )
 
 // An Update is an UPDATE a function runs, at the call that runs it: SQL
-// text run by database/sql, sqlx or pgx, a call of a sqlc-generated
-// UPDATE method, or a GORM Update, Updates, UpdateColumn(s) or Save.
+// text run by database/sql, sqlx or pgx, a call of a generated UPDATE
+// method, or a GORM Update, Updates, UpdateColumn(s) or Save.
 type Update struct {
 	Instr ssa.CallInstruction
 	// Lib is the library family, whose dialect words the fix.
@@ -40,8 +40,8 @@ type Update struct {
 	Table string
 	// Model is the GORM model written, whose table the schema layer names.
 	Model types.Type
-	// Method is the GORM finisher ("Update", "Save") or the sqlc query's
-	// name.
+	// Method is the GORM finisher ("Update", "Save") or the generated
+	// query's name.
 	Method string
 	// Compares are the columns the WHERE pins by equality (conjuncts
 	// only); WhereUnknown is set when part of the WHERE (or of a GORM
@@ -69,10 +69,11 @@ type Update struct {
 	// GORM finder in the same function.
 	Unscoped, ZeroModel, LoadedModel bool
 	ModelFields                      []string
-	// Count is what happens to the affected-row count; SQLCCmd is the
-	// sqlc command (":exec", ":execrows", ...).
-	Count   CountUse
-	SQLCCmd string
+	// Count is what happens to the affected-row count; Declared is how
+	// a generated query is declared (its command, ":exec"), which the
+	// dialect's fix names.
+	Count    CountUse
+	Declared string
 	// EntPkg is the ent entity's package name ("account"), for the fix.
 	EntPkg string
 	// Handle is the root of the handle the statement runs on (see Root),
@@ -156,7 +157,7 @@ func (e *extractor) updateOf(call ssa.CallInstruction) *Update {
 		switch site.Row.Kind {
 		case knowledge.Exec, knowledge.Query:
 			stmt, h := StatementOf(site)
-			u := sqlUpdate(stmt)
+			u := StatementUpdate(stmt)
 			if u == nil {
 				return nil
 			}
@@ -194,48 +195,15 @@ func (e *extractor) updateOf(call ssa.CallInstruction) *Update {
 			return l.ClientUpdate(call, obj)
 		}
 	}
-	var q *SQLCUpdateFact
-	if sq := knowledge.SQLC(callee); sq != nil && !sq.Dynamic {
-		q = &SQLCUpdateFact{Name: sq.Name, Cmd: sq.Cmd, SQL: sq.SQL, Affected: sq.Affected, Handle: sq.Handle}
-	} else if len(callee.Blocks) == 0 {
-		fn := callee
-		if fn.Origin() != nil {
-			fn = fn.Origin()
-		}
-		if s := e.summary(fn); s != nil {
-			q = s.SQLCUpdate
-		}
-	}
-	if q != nil {
-		u := sqlUpdate(sqltext.Parse(q.SQL))
-		if u == nil {
-			return nil
-		}
-		u.Lib, u.Method, u.SQLCCmd = "sqlc", q.Name, q.Cmd
-		u.Desc = "the UPDATE of " + u.Table + " (sqlc " + q.Name + ")"
-		// It runs on the handle its Queries was bound to (New, WithTx),
-		// or on its handle argument: where its transaction's locks are.
-		if args, i := common.Args, q.Handle+1; q.Handle >= 0 && i < len(args) {
-			u.Handle = Root(args[i])
-		} else if q.Handle < 0 && callee.Signature.Recv() != nil && len(args) > 0 {
-			u.Handle = Root(args[0])
-		}
-		switch {
-		case q.Cmd == ":exec":
-			u.Count = CountUnobservable
-		case q.Affected:
-			u.Count = CountUseOf(call)
-		default:
-			u.Count = CountUnknown // :one / :many with RETURNING: no row is the miss
-		}
-		return u
+	if l, f := e.generated(callee); f != nil && l.GeneratedUpdate != nil {
+		return l.GeneratedUpdate(call, callee, f)
 	}
 	return nil
 }
 
-// sqlUpdate summarises an UPDATE statement; nil for anything else, or
-// one whose target or WHERE is not known.
-func sqlUpdate(stmt *sqltext.Statement) *Update {
+// StatementUpdate summarises an UPDATE statement; nil for anything else,
+// or one whose target or WHERE is not known.
+func StatementUpdate(stmt *sqltext.Statement) *Update {
 	if stmt == nil || stmt.Kind != sqltext.KindUpdate || stmt.Table.Name == "" || len(stmt.From) > 0 {
 		return nil
 	}
@@ -267,7 +235,7 @@ func sqlUpdate(stmt *sqltext.Statement) *Update {
 }
 
 // CountUseOf follows result 0 of a call returning (count-carrier, error):
-// a sql.Result, a pgconn.CommandTag, a sqlc :execrows int64, GORM
+// a sql.Result, a pgconn.CommandTag, a generated query's int64 count, GORM
 // generics' rows-affected int.
 func CountUseOf(call ssa.CallInstruction) CountUse {
 	v := call.Value()
@@ -322,61 +290,4 @@ func valueUse(v ssa.Value, depth int) CountUse {
 		}
 	}
 	return use
-}
-
-// An SQLCUpdateFact is the UPDATE query of a sqlc-generated method, for
-// its callers in other packages.
-type SQLCUpdateFact struct {
-	Name, Cmd, SQL string
-	Affected       bool
-	// Handle is the parameter holding the handle the query runs on
-	// (emit_methods_with_db_argument), or -1: the Queries' own.
-	Handle int
-}
-
-// sqlcUpdateSummary adds to the summary of a sqlc-generated UPDATE method
-// its query.
-func sqlcUpdateSummary(fn *ssa.Function, s *Summary) *Summary {
-	q := knowledge.SQLC(fn)
-	if q == nil || q.Dynamic || sqlUpdate(sqltext.Parse(q.SQL)) == nil {
-		return s
-	}
-	if s == nil {
-		s = &Summary{}
-	}
-	s.SQLCUpdate = &SQLCUpdateFact{Name: q.Name, Cmd: q.Cmd, SQL: q.SQL, Affected: q.Affected, Handle: q.Handle}
-	return s
-}
-
-// sqlcLockSummary adds to the summary of a sqlc-generated method whose
-// query locks rows (SELECT ... FOR UPDATE, an UPDATE) a lock on its
-// receiver: the Queries is bound to the caller's handle (New(tx),
-// q.WithTx(tx)), which is where the lock is taken. In the method's own
-// body the handle is a field of the receiver, which no summary keeps.
-func sqlcLockSummary(fn *ssa.Function, s *Summary) *Summary {
-	q := knowledge.SQLC(fn)
-	if q == nil || q.Dynamic || fn.Signature.Recv() == nil {
-		return s
-	}
-	stmt := sqltext.Parse(q.SQL)
-	desc, ok := lockOf(stmt)
-	if !ok {
-		return s
-	}
-	// The lock is on the Queries' handle (the receiver), or on the
-	// handle argument of emit_methods_with_db_argument's methods.
-	param := 0
-	if q.Handle >= 0 {
-		param = q.Handle + 1
-	}
-	if s == nil {
-		s = &Summary{}
-	}
-	for _, l := range s.Locks {
-		if l.Param == param {
-			return s
-		}
-	}
-	s.Locks = append(s.Locks, ParamLock{Param: param, Desc: fmt.Sprintf("%s (sqlc %s)", desc, q.Name), ReadOnly: stmt.Kind == sqltext.KindSelect})
-	return s
 }

@@ -16,12 +16,13 @@ import (
 //
 // A row is versioned when the schema layer finds a version for its table
 // (an optimisticlock.Version field, or the version-column setting's
-// column in DDL, sqlc or ent) and, when that evidence is only a GORM field
-// named as the version-field setting, or when an update of the package
-// sets the column to a constant without comparing it (a format version:
-// SET version = 2), some update of the package compares or bumps it. A
-// table no schema source describes is versioned when some update of the
-// package compares or bumps its version-column column.
+// column in DDL, a query generator's schema or ent) and, when that
+// evidence is only a GORM field named as the version-field setting, or
+// when an update of the package sets the column to a constant without
+// comparing it (a format version: SET version = 2), some update of the
+// package compares or bumps it. A table no schema source describes is
+// versioned when some update of the package compares or bumps its
+// version-column column.
 type Versioning struct {
 	sch    *schema.Schema
 	column string // the version-column setting

@@ -141,7 +141,7 @@ func (e *extractor) helperReads(call *ssa.Call) []*ColumnRead {
 	s, name, args := cs.s, cs.name, cs.args
 	var out []*ColumnRead
 	for _, r := range s.ModelReads {
-		v := resultValue(call, r.Result)
+		v := ResultValue(call, r.Result)
 		model := ModelType(v)
 		if v == nil || model == nil {
 			continue
@@ -202,8 +202,8 @@ func (e *extractor) helperWrites(fn *ssa.Function, call *ssa.Call) []*ColumnWrit
 	return out
 }
 
-// resultValue returns the value of result i of call.
-func resultValue(call *ssa.Call, i int) ssa.Value {
+// ResultValue returns the value of result i of call.
+func ResultValue(call *ssa.Call, i int) ssa.Value {
 	if call.Common().Signature().Results().Len() == 1 {
 		if i == 0 {
 			return call

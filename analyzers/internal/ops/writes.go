@@ -129,7 +129,7 @@ func columnReads(e *extractor, fn *ssa.Function) []*ColumnRead {
 				}
 				if !ok || !e.covered(site.Func.Pkg) {
 					out = append(out, e.helperReads(call)...)
-					if rd := e.sqlcRead(call); rd != nil {
+					if rd := e.generatedRead(call); rd != nil {
 						out = append(out, rd)
 					}
 				}
@@ -186,7 +186,7 @@ func (e *extractor) sqlRead(call *ssa.Call, site knowledge.Site) *ColumnRead {
 			continue
 		}
 		for j, d := range dests {
-			if col, ok := selectColumn(stmt, stmt.SelectList[j]); ok && d != nil {
+			if col, ok := SelectColumn(stmt, stmt.SelectList[j]); ok && d != nil {
 				rd.Cols = append(rd.Cols, ReadCol{Column: col, Addr: d})
 			}
 		}
@@ -197,9 +197,9 @@ func (e *extractor) sqlRead(call *ssa.Call, site knowledge.Site) *ColumnRead {
 	return rd
 }
 
-// selectColumn returns the column of the statement's table a select-list
+// SelectColumn returns the column of the statement's table a select-list
 // item reads as it is, or false (an expression, *, another table's).
-func selectColumn(stmt *sqltext.Statement, rc sqltext.ResultColumn) (string, bool) {
+func SelectColumn(stmt *sqltext.Statement, rc sqltext.ResultColumn) (string, bool) {
 	if rc.Expr.Kind != sqltext.ExprColumn || len(rc.Expr.Columns) != 1 || rc.Name == "*" {
 		return "", false
 	}
@@ -232,7 +232,7 @@ func RowLocal(row ssa.Value) ssa.Value {
 // addresses of the destination, compared by SameAddr with the loads the
 // write's value comes from.
 func destCols(stmt *sqltext.Statement, dest ssa.Value) []ReadCol {
-	column := func(rc sqltext.ResultColumn) (string, bool) { return selectColumn(stmt, rc) }
+	column := func(rc sqltext.ResultColumn) (string, bool) { return SelectColumn(stmt, rc) }
 	ptr, ok := dest.Type().Underlying().(*types.Pointer)
 	if !ok {
 		return nil
@@ -317,7 +317,7 @@ func (r *Result) ColumnWrites(fn *ssa.Function) []*ColumnWrite {
 				}
 				if !ok || !r.e.covered(site.Func.Pkg) {
 					out = append(out, r.e.helperWrites(fn, call)...)
-					out = append(out, r.e.sqlcWrites(call)...)
+					out = append(out, r.e.generatedWrites(call)...)
 				}
 				continue
 			}
@@ -345,12 +345,12 @@ func (e *extractor) sqlWrites(call *ssa.Call, site knowledge.Site) []*ColumnWrit
 	if !ok {
 		return nil
 	}
-	return updateWrites(call, stmt, h, bind, sqlLib(site), "the UPDATE of "+stmt.Table.Name+" ("+CalleeName(site)+")")
+	return StatementWrites(call, stmt, h, bind, sqlLib(site), "the UPDATE of "+stmt.Table.Name+" ("+CalleeName(site)+")")
 }
 
-// updateWrites makes a write of each SET c = $n of an UPDATE run by call,
-// its placeholders' values given by bind.
-func updateWrites(call *ssa.Call, stmt *sqltext.Statement, h ssa.Value, bind func(sqltext.Placeholder) ssa.Value, lib, desc string) []*ColumnWrite {
+// StatementWrites makes a write of each SET c = $n of an UPDATE run by
+// call, its placeholders' values given by bind.
+func StatementWrites(call *ssa.Call, stmt *sqltext.Statement, h ssa.Value, bind func(sqltext.Placeholder) ssa.Value, lib, desc string) []*ColumnWrite {
 	if stmt.Kind != sqltext.KindUpdate || stmt.Table.Name == "" || len(stmt.From) > 0 || stmt.Where == nil {
 		return nil
 	}
@@ -425,4 +425,24 @@ func (w *ColumnWrite) String() string {
 		what = w.Field
 	}
 	return fmt.Sprintf("write(%s%v.%s)", w.Table, w.Model, what)
+}
+
+// generatedRead makes the read of a call of a generated function, by the
+// library that generated it (Library.GeneratedRead).
+func (e *extractor) generatedRead(call *ssa.Call) *ColumnRead {
+	callee := call.Common().StaticCallee()
+	if l, f := e.generated(callee); f != nil && l.GeneratedRead != nil {
+		return l.GeneratedRead(call, callee, f)
+	}
+	return nil
+}
+
+// generatedWrites makes the writes of a call of a generated function, by
+// the library that generated it (Library.GeneratedWrites).
+func (e *extractor) generatedWrites(call *ssa.Call) []*ColumnWrite {
+	callee := call.Common().StaticCallee()
+	if l, f := e.generated(callee); f != nil && l.GeneratedWrites != nil {
+		return l.GeneratedWrites(call, callee, f)
+	}
+	return nil
 }
