@@ -307,6 +307,7 @@ func (e *extractor) complete(pass *analysis.Pass, newExtractor func(sourcePackag
 		}
 		src := v.(sourcePackage)
 		funcs := buildPackageSSA(src)
+		registerCopies(funcs, copiesOf(src.files, src.info), e.imported)
 		plain := newExtractor(src, funcs)
 		bound := newExtractor(src, funcs)
 		bound.bound = e.bound
@@ -315,6 +316,7 @@ func (e *extractor) complete(pass *analysis.Pass, newExtractor func(sourcePackag
 		}
 		keys = append(keys, key)
 		if len(bound.boundCalls) == 0 {
+			forgetCopies(funcs)
 			continue
 		}
 		comps = append(comps, &Completion{Pkg: pf.Package, src: src, Funcs: funcs, plain: plain, bound: bound})
