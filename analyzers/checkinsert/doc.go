@@ -83,7 +83,14 @@
 // same Go value (or the
 // same field of one value) is bound to the lookup's predicate and to the
 // inserted column, and both address the same table; column names alone are
-// not evidence.
+// not evidence. A model filled from a request by a helper that copies the
+// request's fields into it on every call (c.Generate(&data), in a package
+// of DTOs) holds the request's fields as its keys. The helpers may sit
+// behind an interface their caller declares and another package
+// implements: the package that binds the interface to its one
+// implementation reports the caller's insert (in the standalone driver
+// and golangci-lint; go vet and gopls analyse each package apart and
+// cannot).
 //
 // # Example
 //
@@ -100,7 +107,9 @@
 //
 //	res, err := db.ExecContext(ctx, `INSERT INTO users (email) VALUES ($1) ON CONFLICT (email) DO NOTHING`, email)
 //
-// Silent: catch the unique violation of the concurrent insert and re-read.
+// Silent: catch the unique violation of the concurrent insert and re-read
+// (or answer any error of the insert, or of FirstOrCreate, by reading the
+// row again).
 //
 //	_, err = users.Create(ctx, email, name)
 //	var pgErr *pgconn.PgError
