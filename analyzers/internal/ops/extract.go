@@ -44,6 +44,10 @@ type extractor struct {
 	// it.
 	genMu sync.Mutex
 	gen   map[*ssa.Function]generatedFunc
+	// lazy serialises what the Result's methods compute on demand
+	// (rows, reads, writes, updates, retried sends, memoised summaries):
+	// the analyzers consuming one Result run at once.
+	lazy sync.Mutex
 }
 
 func newExtractor(imported func(*types.Func) *Summary, networkFuncs []string, orig *origin.Packages) *extractor {

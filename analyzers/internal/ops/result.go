@@ -57,7 +57,11 @@ type Result struct {
 }
 
 // Ops returns the operations of fn.
-func (r *Result) Ops(fn *ssa.Function) []*Op { return r.e.Ops(fn) }
+func (r *Result) Ops(fn *ssa.Function) []*Op {
+	r.e.lazy.Lock()
+	defer r.e.lazy.Unlock()
+	return r.e.Ops(fn)
+}
 
 // InTx reports whether the handle root is a transaction: a Begin, a
 // value of a transaction type, the transaction parameter of a callback
