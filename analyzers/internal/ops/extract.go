@@ -35,6 +35,9 @@ type extractor struct {
 	// resolved through them.
 	bound      map[string]*boundMethod
 	boundCalls map[ssa.CallInstruction]bool
+	// alts are the interface methods with several implementations (at
+	// most maxAlternatives), for completions (wiring.go).
+	alts map[string][]*boundMethod
 	rx         *requestExt // requests and retries (request.go, retry.go)
 	rowx       *rowExt     // lookups and inserts (rows.go)
 	// origin says which packages are the standard library's.
