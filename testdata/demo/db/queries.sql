@@ -11,7 +11,7 @@ UPDATE documents
 SET title = $2, updated_at = now()
 WHERE id = $1;
 
--- name: UpdateDocumentBody :execrows
+-- name: UpdateDocument :execrows
 UPDATE documents
-SET body = $2, version = version + 1, updated_at = now()
-WHERE id = $1 AND version = $3;
+SET title = $2, body = $3, version = version + 1, updated_at = now()
+WHERE id = $1 AND version = $4;

@@ -121,7 +121,9 @@ func (s *Server) getDocument(w http.ResponseWriter, r *http.Request) {
 	writeDocument(w, http.StatusOK, d)
 }
 
-// renameDocument sets the title of a document.
+// renameDocument sets the title of a document, which the edit form
+// (saveDocument) writes too, without the version: a save from a form
+// loaded before the rename puts the old title back.
 func (s *Server) renameDocument(w http.ResponseWriter, r *http.Request) {
 	id, ok := pathID(r)
 	if !ok {
@@ -143,21 +145,24 @@ func (s *Server) renameDocument(w http.ResponseWriter, r *http.Request) {
 	w.WriteHeader(http.StatusNoContent)
 }
 
-// saveDocument replaces the body of the document version named in If-Match.
+// saveDocument replaces the title and body of the document version named
+// in If-Match: the edit form.
 func (s *Server) saveDocument(w http.ResponseWriter, r *http.Request) {
 	id, version, ok := documentRef(w, r)
 	if !ok {
 		return
 	}
 	var req struct {
-		Body string `json:"body"`
+		Title string `json:"title"`
+		Body  string `json:"body"`
 	}
 	if err := readJSON(r, &req); err != nil {
 		writeError(w, http.StatusBadRequest, err.Error())
 		return
 	}
-	n, err := s.queries.UpdateDocumentBody(r.Context(), db.UpdateDocumentBodyParams{
+	n, err := s.queries.UpdateDocument(r.Context(), db.UpdateDocumentParams{
 		ID:      id,
+		Title:   req.Title,
 		Body:    req.Body,
 		Version: version,
 	})

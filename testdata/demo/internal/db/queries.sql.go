@@ -71,20 +71,26 @@ func (q *Queries) RenameDocument(ctx context.Context, arg RenameDocumentParams) 
 	return err
 }
 
-const updateDocumentBody = `-- name: UpdateDocumentBody :execrows
+const updateDocument = `-- name: UpdateDocument :execrows
 UPDATE documents
-SET body = $2, version = version + 1, updated_at = now()
-WHERE id = $1 AND version = $3
+SET title = $2, body = $3, version = version + 1, updated_at = now()
+WHERE id = $1 AND version = $4
 `
 
-type UpdateDocumentBodyParams struct {
+type UpdateDocumentParams struct {
 	ID      int64
+	Title   string
 	Body    string
 	Version int32
 }
 
-func (q *Queries) UpdateDocumentBody(ctx context.Context, arg UpdateDocumentBodyParams) (int64, error) {
-	result, err := q.db.Exec(ctx, updateDocumentBody, arg.ID, arg.Body, arg.Version)
+func (q *Queries) UpdateDocument(ctx context.Context, arg UpdateDocumentParams) (int64, error) {
+	result, err := q.db.Exec(ctx, updateDocument,
+		arg.ID,
+		arg.Title,
+		arg.Body,
+		arg.Version,
+	)
 	if err != nil {
 		return 0, err
 	}
