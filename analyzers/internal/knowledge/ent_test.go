@@ -195,6 +195,8 @@ func TestEntCall(t *testing.T) {
 		"MembershipCreate.SetNillableAccountID": {set, B.create, insert, []knowledge.Param{p(0, knowledge.Value)}, "insert memberships.account_memberships edge Account to accounts", 0},
 		"MembershipCreate.SetAccount":           {set, B.create, insert, []knowledge.Param{p(0, knowledge.Value)}, "insert memberships.account_memberships edge Account to accounts by-model", 0},
 		"MembershipCreate.SetRole":              {set, B.create, insert, []knowledge.Param{p(0, knowledge.Value)}, "insert memberships.role", 0},
+		"AccountQuery.WithMemberships":          {chain, B.query, find, nil, "find accounts", 0},
+		"MembershipQuery.WithAccount":           {chain, B.query, find, nil, "find memberships", 0},
 		"AccountCreate.AddMembershipIDs":        {chain, B.create, insert, nil, "insert accounts", 0},
 		"AccountCreate.AddMemberships":          {chain, B.create, insert, nil, "insert accounts", 0},
 		"membership.HasAccountWith":             {pred, B.preds, 0, []knowledge.Param{p(0, knowledge.Cond)}, "memberships.account_memberships edge Account to accounts HAS", 0},

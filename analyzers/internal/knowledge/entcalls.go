@@ -27,7 +27,8 @@ import (
 //     statement; Get and GetX: Find, One, Cond=1 (the id).
 //   - <E> (the model): Update, a Chain step starting an update of it.
 //   - <E>Query: Where (Chain, Cond=0), Limit, Offset, Unique, Order,
-//     Clone, Select, GroupBy, Aggregate, Modify (Chain); ForUpdate and
+//     Clone, Select, GroupBy, Aggregate, Modify, With<X> (Chain: the
+//     eager loading of edge X, a query of its own); ForUpdate and
 //     ForShare (LockStep, Clauses=0: the lock options); First, FirstX,
 //     FirstID, FirstIDX, Only, OnlyX, OnlyID, OnlyIDX (Find, One), All,
 //     AllX, IDs, IDsX, Count, CountX, Exist, ExistX (Find).
@@ -212,6 +213,9 @@ func (ep *EntPkg) Call(fn *types.Func) (*Call, *EntInfo) {
 				return row(Find), info
 			case "All", "AllX", "IDs", "IDsX", "Count", "CountX", "Exist", "ExistX":
 				return row(Find), info
+			}
+			if entEagerLoad(e, fn) {
+				return row(Chain), info
 			}
 		case EntSelect:
 			info.Op = Find

@@ -175,3 +175,13 @@ func entEdgePredicate(e *EntEntity, info *EntInfo, call *Call, name string, sig 
 	}
 	return call, info
 }
+
+// entEagerLoad reports whether fn is a query's With<X>(opts...), which
+// loads edge X's rows with a query of their own after this one: it
+// filters nothing of this query.
+func entEagerLoad(e *EntEntity, fn *types.Func) bool {
+	x, ok := strings.CutPrefix(fn.Name(), "With")
+	sig := fn.Signature()
+	return ok && e.hasEdge(x) && sig.Variadic() && sig.Params().Len() == 1 && sig.Results().Len() == 1 &&
+		types.Identical(sig.Results().At(0).Type(), sig.Recv().Type())
+}
