@@ -46,10 +46,16 @@ func TestEntPackage(t *testing.T) {
 	col, ok = m.EdgeColumn("Account")
 	assert.True(t, ok)
 	assert.Equal(t, "account_memberships", col)
+	col, ok = m.EdgeColumn("Parent")
+	assert.True(t, ok)
+	assert.Equal(t, "membership_children", col)
 	for _, c := range []struct {
 		e    *knowledge.EntEntity
 		edge string
-	}{{e, "Memberships"}, {e, "Membership"}, {m, "Accounts"}, {m, "Role"}, {m, ""}} {
+	}{{e, "Memberships"}, {e, "Membership"}, {m, "Accounts"}, {m, "Role"}, {m, ""},
+		// The tree's children are the other rows' column; next and prev
+		// are the two names of one O2O edge on one column.
+		{m, "Children"}, {m, "Next"}, {m, "Prev"}} {
 		_, ok := c.e.EdgeColumn(c.edge)
 		assert.False(t, ok, c.edge)
 	}
@@ -197,6 +203,12 @@ func TestEntCall(t *testing.T) {
 		"MembershipCreate.SetRole":              {set, B.create, insert, []knowledge.Param{p(0, knowledge.Value)}, "insert memberships.role", 0},
 		"AccountQuery.WithMemberships":          {chain, B.query, find, nil, "find accounts", 0},
 		"MembershipQuery.WithAccount":           {chain, B.query, find, nil, "find memberships", 0},
+		"MembershipCreate.SetParentID":          {set, B.create, insert, []knowledge.Param{p(0, knowledge.Value)}, "insert memberships.membership_children edge Parent to memberships", 0},
+		"MembershipCreate.SetNextID":            {chain, B.create, insert, nil, "insert memberships edge Next to memberships", 0},
+		"MembershipCreate.SetPrev":              {chain, B.create, insert, nil, "insert memberships edge Prev to memberships", 0},
+		"MembershipCreate.AddChildIDs":          {chain, B.create, insert, nil, "insert memberships", 0},
+		"membership.HasChildrenWith":            {pred, B.preds, 0, []knowledge.Param{p(0, knowledge.Cond)}, "memberships edge Children to memberships HAS", 0},
+		"membership.HasParentWith":              {pred, B.preds, 0, []knowledge.Param{p(0, knowledge.Cond)}, "memberships.membership_children edge Parent to memberships HAS", 0},
 		"AccountCreate.AddMembershipIDs":        {chain, B.create, insert, nil, "insert accounts", 0},
 		"AccountCreate.AddMemberships":          {chain, B.create, insert, nil, "insert accounts", 0},
 		"membership.HasAccountWith":             {pred, B.preds, 0, []knowledge.Param{p(0, knowledge.Cond)}, "memberships.account_memberships edge Account to accounts HAS", 0},
