@@ -114,7 +114,10 @@ func (e *EntEntity) edgeTarget(x string) string {
 //
 // Add<Y> is singular (AddPostIDs for edge posts), so it is recognised by
 // shape: a variadic method of the create builder returning it, which no
-// field setter of a create builder is.
+// field setter of a create builder is. The upsert builders set fields
+// only: an edge with a field of its own (edge.Field("group_id")) is set
+// by that field's setter, SetGroupID, which entSetter recognises on every
+// builder.
 func entEdgeSetter(e *EntEntity, info *EntInfo, fn *types.Func, row func(Kind, ...Param) *Call) (*Call, *EntInfo) {
 	name, sig := fn.Name(), fn.Signature()
 	if sig.Results().Len() != 1 || !types.Identical(sig.Results().At(0).Type(), sig.Recv().Type()) {
