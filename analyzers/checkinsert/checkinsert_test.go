@@ -73,5 +73,5 @@ func TestRelated(t *testing.T) {
 			}
 		}
 	}
-	assert.Equal(t, map[string]int{"checkinsert/race": 87, "checkinsert/effect-before-claim": 4, "checkinsert/firstorcreate": 5}, counts)
+	assert.Equal(t, map[string]int{"checkinsert/race": 92, "checkinsert/effect-before-claim": 4, "checkinsert/firstorcreate": 5}, counts)
 }

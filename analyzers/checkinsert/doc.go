@@ -42,9 +42,10 @@
 // generics API's gorm.G[T](db).Where(...).First(ctx) too), bun
 // Scan, Exists or Count with Where fragments, go-pg Select, First or Last
 // of a single model, Exists or Count with Where fragments or WherePK, ent
-// Only, First, Exist or Count with equality predicates, gorp SelectOne,
-// SelectInt (0 when nothing matched) or Get by primary key (nil when
-// nothing matched), xorm Get, GetOrError, Exist or Count by ID, Where
+// Only, First, Exist or Count with equality predicates (of a field, or
+// of an edge's foreign key in the row: HasGroupWith(group.ID(v))), gorp
+// SelectOne, SelectInt (0 when nothing matched) or Get by primary key
+// (nil when nothing matched), xorm Get, GetOrError, Exist or Count by ID, Where
 // fragments, builder.Eq or a condition bean's fields (Get(&User{Email:
 // e})), or a call of a function whose body
 // does one and tells its caller that it found nothing: by returning nil
@@ -65,9 +66,9 @@
 // along each path. An insert is an INSERT statement, a sqlc INSERT, GORM
 // Create or bun NewInsert of a model built in the function, go-pg Insert
 // of a model built in the function or given to it, ent Create with its
-// Set steps, gorp Insert of a struct built in the function (it has no
-// conflict clause), xorm Insert or InsertOne of one bean, goqu
-// Insert(...).Rows of a goqu.Record or of a struct (columns by db tag,
+// Set steps (an edge's SetGroupID(v) and SetGroup(g) too), gorp Insert
+// of a struct built in the function (it has no conflict clause), xorm
+// Insert or InsertOne of one bean, goqu Insert(...).Rows of a goqu.Record or of a struct (columns by db tag,
 // else lower-cased name; OnConflict read), or a helper whose body does
 // one. The table of a GORM model and the columns of its fields come from
 // the schema layer; a bun model's from its bun:"table:..." tag (a model

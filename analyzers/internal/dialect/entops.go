@@ -27,7 +27,10 @@ func entOps(call ssa.CallInstruction, site knowledge.Site, row *knowledge.Call, 
 	case knowledge.Commit, knowledge.Rollback:
 		return []*ops.Op{{Kind: ops.End, Handle: handle(), Row: row, Desc: "ent " + row.Func.Name}}
 	case knowledge.Find:
-		if lock := entChainLock(site.Receiver()); lock != "" {
+		if lock, chainTable := entChainLock(site.Receiver()); lock != "" {
+			if table == "" {
+				table = chainTable // a promoted finisher of the shared selector
+			}
 			return []*ops.Op{{Kind: ops.Lock, Handle: handle(), Row: row, Desc: "ent " + lock + " read of " + table}}
 		}
 	case knowledge.Update, knowledge.Delete:
@@ -37,13 +40,17 @@ func entOps(call ssa.CallInstruction, site knowledge.Site, row *knowledge.Call, 
 }
 
 // entChainLock returns the lock ("FOR UPDATE") a LockStep of an ent
-// builder chain adds, walking back from a finisher's receiver; "" if none.
-func entChainLock(v ssa.Value) string {
+// builder chain adds, walking back from a finisher's receiver, and the
+// table of the chain's entity; "" if none.
+func entChainLock(v ssa.Value) (lock, table string) {
 	steps, _ := entChain(v)
 	for _, st := range steps {
-		if st.row.Kind == knowledge.LockStep {
-			return st.info.Lock
+		if table == "" && st.info.Entity != nil {
+			table = st.info.Entity.Table
+		}
+		if lock == "" && st.row.Kind == knowledge.LockStep {
+			lock = st.info.Lock
 		}
 	}
-	return ""
+	return lock, table
 }

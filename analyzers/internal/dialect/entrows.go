@@ -1,6 +1,7 @@
 package dialect
 
 import (
+	"go/token"
 	"go/types"
 
 	"golang.org/x/tools/go/ssa"
@@ -20,10 +21,12 @@ type entStep struct {
 
 // entRow classifies a finisher of an ent-generated builder: Only, First,
 // Exist or Count of a query whose Where steps pin fields with equality
-// predicates is a lookup; Save or Exec of a create (or of its upsert) an
-// insert of the fields its Set steps give. An OnConflict step makes the
-// insert idempotent. Nil when a step is not understood or the table is not
-// known.
+// predicates (or an edge's foreign key, HasGroupWith(group.ID(v))) is a
+// lookup, Narrowed when a predicate pins no key (entWhere); Save or Exec
+// of a create (or of its upsert) an insert of the fields its Set steps
+// give, and of the foreign keys its edge setters give (SetGroupID(v),
+// SetGroup(g)). An OnConflict step makes the insert idempotent. Nil when a
+// step is not understood or the table is not known.
 func entRow(call ssa.CallInstruction, row *knowledge.Call, info *knowledge.EntInfo) *ops.RowOp {
 	if info == nil || info.Entity == nil || info.Entity.Table == "" {
 		return nil
@@ -65,12 +68,22 @@ func entRow(call ssa.CallInstruction, row *knowledge.Call, info *knowledge.EntIn
 		}
 		switch st.row.Kind {
 		case knowledge.Chain:
+			// A create's edge steps of other tables (AddTagIDs) are Chain
+			// steps too: they give this table no column.
 			if st.row.Func.Name == "Where" {
-				op.Keys = append(op.Keys, entPredicates(st.call)...)
+				keys, narrowed := entWhere(st.call)
+				op.Keys = append(op.Keys, keys...)
+				op.Narrowed = op.Narrowed || (narrowed && op.Kind == ops.Lookup)
 			}
 		case knowledge.SetStep:
 			if st.info.Column != "" && len(st.args) > 1 && !st.info.Clear && !st.info.Excluded {
-				op.Keys = append(op.Keys, ops.KeyValue{Column: st.info.Column, Value: st.args[1]})
+				v := st.args[1]
+				if st.info.ByModel {
+					if v = entModelID(v); v == nil {
+						continue
+					}
+				}
+				op.Keys = append(op.Keys, ops.KeyValue{Column: st.info.Column, Value: v})
 			}
 		case knowledge.ConflictStep:
 			op.Conflict = &ops.RowConflict{Unknown: true}
@@ -91,8 +104,46 @@ func entRow(call ssa.CallInstruction, row *knowledge.Call, info *knowledge.EntIn
 }
 
 // entPredicates returns the equality predicates on fields a Where step is
-// given (account.EmailEQ(email), account.Email(email)).
+// given (account.EmailEQ(email), account.Email(email)): the columns an
+// update compares (entUpdate), which follows no edge and no And.
 func entPredicates(where *ssa.Call) []ops.KeyValue {
+	var keys []ops.KeyValue
+	for _, p := range entWhereArgs(where) {
+		pc, info := entPredicateCall(p)
+		if info == nil || info.PredOp != "=" || info.Column == "" || len(pc.Common().Args) != 1 {
+			continue
+		}
+		keys = append(keys, ops.KeyValue{Column: info.Column, Value: pc.Common().Args[0]})
+	}
+	return keys
+}
+
+// entWhere returns the keys the predicates of a lookup's Where step pin:
+// the field equalities, the foreign key an edge predicate pins to the
+// other entity's id (entPredicateKeys), those inside an And. narrowed is
+// set when a predicate pins no key or more than its keys (a comparison
+// other than =, Or, Not, Has<X>() alone, a predicate on another field of
+// the other entity, a predicate written by hand, a slice not built in
+// place): the lookup then filters by more than its keys (RowOp.Narrowed).
+func entWhere(where *ssa.Call) (keys []ops.KeyValue, narrowed bool) {
+	preds := entWhereArgs(where)
+	if len(preds) == 0 {
+		args := where.Common().Args
+		if c, ok := args[len(args)-1].(*ssa.Const); ok && c.IsNil() {
+			return nil, false // Where(): no predicate
+		}
+		return nil, true // a slice not built in place
+	}
+	for _, p := range preds {
+		k, ok := entPredicateKeys(p, 0)
+		keys = append(keys, k...)
+		narrowed = narrowed || !ok
+	}
+	return keys, narrowed
+}
+
+// entWhereArgs returns the predicates a Where step is given.
+func entWhereArgs(where *ssa.Call) []ssa.Value {
 	args := where.Common().Args
 	if len(args) < 2 {
 		return nil
@@ -106,24 +157,102 @@ func entPredicates(where *ssa.Call) []ops.KeyValue {
 		// Not resolved as a row: the variadic slice is the last argument.
 		preds = ops.SliceValues(args[len(args)-1])
 	}
-	var keys []ops.KeyValue
-	for _, p := range preds {
-		pc, ok := ssaval.Unwrap(p).(*ssa.Call)
-		if !ok {
-			continue
-		}
-		callee := pc.Common().StaticCallee()
-		if callee == nil {
-			continue
-		}
-		obj, _ := callee.Object().(*types.Func)
-		_, info := knowledge.EntCall(obj)
-		if info == nil || info.PredOp != "=" || info.Column == "" || len(pc.Common().Args) != 1 {
-			continue
-		}
-		keys = append(keys, ops.KeyValue{Column: info.Column, Value: pc.Common().Args[0]})
+	return preds
+}
+
+// entPredicateCall returns the call that makes predicate p and what
+// knowledge says of its callee; nil, nil when p is not a call of a
+// recognised predicate.
+func entPredicateCall(p ssa.Value) (*ssa.Call, *knowledge.EntInfo) {
+	pc, ok := ssaval.Unwrap(p).(*ssa.Call)
+	if !ok {
+		return nil, nil
 	}
-	return keys
+	callee := pc.Common().StaticCallee()
+	if callee == nil {
+		return nil, nil
+	}
+	obj, _ := callee.Object().(*types.Func)
+	row, info := knowledge.EntCall(obj)
+	if row == nil || info == nil || row.Kind != knowledge.Predicate {
+		return nil, nil
+	}
+	return pc, info
+}
+
+// entPredicateKeys returns the keys predicate p pins, and whether they
+// are all it says:
+//
+//   - account.Email(v), account.EmailEQ(v): Column = v;
+//   - membership.HasAccountWith(account.ID(v)) (or IDEQ), when the
+//     membership row holds the edge's foreign key: the foreign key = v.
+//     Other predicates given with the id's are kept as a narrowing;
+//   - And(ps...): the keys of ps.
+//
+// Anything else pins nothing (ok false).
+func entPredicateKeys(p ssa.Value, depth int) (keys []ops.KeyValue, ok bool) {
+	pc, info := entPredicateCall(p)
+	if info == nil || depth > ops.MaxTrace {
+		return nil, false
+	}
+	args := pc.Common().Args
+	switch info.PredOp {
+	case "=":
+		if info.Column == "" || len(args) != 1 {
+			return nil, false
+		}
+		return []ops.KeyValue{{Column: info.Column, Value: args[0]}}, true
+	case "AND":
+		if len(args) != 1 {
+			return nil, false
+		}
+		inner := ops.SliceValues(args[0])
+		ok = len(inner) > 0
+		for _, q := range inner {
+			k, all := entPredicateKeys(q, depth+1)
+			keys = append(keys, k...)
+			ok = ok && all
+		}
+		return keys, ok
+	case "HAS":
+		if info.Column == "" || len(args) != 1 {
+			return nil, false // Has<X>(), or the key is in the other table
+		}
+		inner := ops.SliceValues(args[0])
+		ok = len(inner) > 0
+		for _, q := range inner {
+			qc, qi := entPredicateCall(q)
+			if qi == nil || qi.PredOp != "=" || qi.Field != "ID" || qi.Entity == nil || qi.Entity.Table != info.Target || len(qc.Common().Args) != 1 {
+				ok = false
+				continue
+			}
+			keys = append(keys, ops.KeyValue{Column: info.Column, Value: qc.Common().Args[0]})
+		}
+		return keys, ok && len(keys) > 0
+	}
+	return nil, false
+}
+
+// entModelID returns the ID field of an entity model v (a *Group given to
+// SetGroup, which ent compiles to SetGroupID(v.ID)) as a load of it: a
+// value made here, in no block, that stands for v.ID as a key (the key of
+// a load of v.ID in the lookup is the same). Nil when v is not a pointer
+// to a struct with a field ID.
+func entModelID(v ssa.Value) ssa.Value {
+	ptr, ok := v.Type().Underlying().(*types.Pointer)
+	if !ok {
+		return nil
+	}
+	st, ok := ptr.Elem().Underlying().(*types.Struct)
+	if !ok {
+		return nil
+	}
+	for i := 0; i < st.NumFields(); i++ {
+		if st.Field(i).Name() == "ID" {
+			return &ssa.UnOp{Op: token.MUL, X: &ssa.FieldAddr{X: v, Field: i}}
+		}
+	}
+	return nil
 }
 
 // starts reports whether the step starts a chain: a method of the entity

@@ -3,6 +3,7 @@ package knowledge_test
 import (
 	"go/types"
 	"os"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -14,8 +15,9 @@ import (
 )
 
 const (
-	entGen     = fixturesModule + "ent/ent"
-	entAccount = fixturesModule + "ent/ent/account"
+	entGen        = fixturesModule + "ent/ent"
+	entAccount    = fixturesModule + "ent/ent/account"
+	entMembership = fixturesModule + "ent/ent/membership"
 )
 
 func TestEntPackage(t *testing.T) {
@@ -24,7 +26,7 @@ func TestEntPackage(t *testing.T) {
 	require.NotNil(t, ep)
 	assert.Equal(t, "Client", ep.Client.Name())
 	assert.Equal(t, "Tx", ep.Tx.Name())
-	require.Len(t, ep.Entities, 1)
+	require.Len(t, ep.Entities, 2)
 	e := ep.Entities[0]
 	assert.Equal(t, "Account", e.Model.Name())
 	assert.Equal(t, "AccountClient", e.Client.Name())
@@ -35,6 +37,28 @@ func TestEntPackage(t *testing.T) {
 	assert.Equal(t, "balance", col)
 	_, ok = e.Column("Nope")
 	assert.False(t, ok)
+
+	// The edge between them: its foreign key is a column of memberships,
+	// not of accounts (an O2M edge seen from the account).
+	m := ep.Entities[1]
+	assert.Equal(t, "Membership", m.Model.Name())
+	assert.Equal(t, "memberships", m.Table)
+	col, ok = m.EdgeColumn("Account")
+	assert.True(t, ok)
+	assert.Equal(t, "account_memberships", col)
+	col, ok = m.EdgeColumn("Parent")
+	assert.True(t, ok)
+	assert.Equal(t, "membership_children", col)
+	for _, c := range []struct {
+		e    *knowledge.EntEntity
+		edge string
+	}{{e, "Memberships"}, {e, "Membership"}, {m, "Accounts"}, {m, "Role"}, {m, ""},
+		// The tree's children are the other rows' column; next and prev
+		// are the two names of one O2O edge on one column.
+		{m, "Children"}, {m, "Next"}, {m, "Prev"}} {
+		_, ok := c.e.EdgeColumn(c.edge)
+		assert.False(t, ok, c.edge)
+	}
 
 	// Not ent's root package: its entity and predicate packages, the
 	// schema, sqlc's output, ent's runtime.
@@ -76,7 +100,7 @@ type entWant struct {
 
 func TestEntCall(t *testing.T) {
 	_, typed := generatedPkgs(t)
-	pkg, acct := typed[entGen], typed[entAccount]
+	pkg, acct, memb := typed[entGen], typed[entAccount], typed[entMembership]
 	p := func(i int, r knowledge.Role) knowledge.Param { return knowledge.Param{Index: i, Role: r} }
 	const (
 		chain, find, insert, update, del = knowledge.Chain, knowledge.Find, knowledge.Insert, knowledge.Update, knowledge.Delete
@@ -171,6 +195,26 @@ func TestEntCall(t *testing.T) {
 		"account.ID":                          {pred, B.preds, 0, []knowledge.Param{p(0, knowledge.Value)}, "accounts.id =", 0},
 		"account.And":                         {pred, B.preds, 0, []knowledge.Param{p(0, knowledge.Cond)}, "accounts AND", 0},
 		"account.Not":                         {pred, B.preds, 0, []knowledge.Param{p(0, knowledge.Cond)}, "accounts NOT", 0},
+		// The edge: its foreign key account_memberships is in the
+		// memberships table.
+		"MembershipCreate.SetAccountID":         {set, B.create, insert, []knowledge.Param{p(0, knowledge.Value)}, "insert memberships.account_memberships edge Account to accounts", 0},
+		"MembershipCreate.SetNillableAccountID": {set, B.create, insert, []knowledge.Param{p(0, knowledge.Value)}, "insert memberships.account_memberships edge Account to accounts", 0},
+		"MembershipCreate.SetAccount":           {set, B.create, insert, []knowledge.Param{p(0, knowledge.Value)}, "insert memberships.account_memberships edge Account to accounts by-model", 0},
+		"MembershipCreate.SetRole":              {set, B.create, insert, []knowledge.Param{p(0, knowledge.Value)}, "insert memberships.role", 0},
+		"AccountQuery.WithMemberships":          {chain, B.query, find, nil, "find accounts", 0},
+		"MembershipQuery.WithAccount":           {chain, B.query, find, nil, "find memberships", 0},
+		"MembershipCreate.SetParentID":          {set, B.create, insert, []knowledge.Param{p(0, knowledge.Value)}, "insert memberships.membership_children edge Parent to memberships", 0},
+		"MembershipCreate.SetNextID":            {chain, B.create, insert, nil, "insert memberships edge Next to memberships", 0},
+		"MembershipCreate.SetPrev":              {chain, B.create, insert, nil, "insert memberships edge Prev to memberships", 0},
+		"MembershipCreate.AddChildIDs":          {chain, B.create, insert, nil, "insert memberships", 0},
+		"membership.HasChildrenWith":            {pred, B.preds, 0, []knowledge.Param{p(0, knowledge.Cond)}, "memberships edge Children to memberships HAS", 0},
+		"membership.HasParentWith":              {pred, B.preds, 0, []knowledge.Param{p(0, knowledge.Cond)}, "memberships.membership_children edge Parent to memberships HAS", 0},
+		"AccountCreate.AddMembershipIDs":        {chain, B.create, insert, nil, "insert accounts", 0},
+		"AccountCreate.AddMemberships":          {chain, B.create, insert, nil, "insert accounts", 0},
+		"membership.HasAccountWith":             {pred, B.preds, 0, []knowledge.Param{p(0, knowledge.Cond)}, "memberships.account_memberships edge Account to accounts HAS", 0},
+		"membership.HasAccount":                 {pred, B.preds, 0, nil, "memberships.account_memberships edge Account to accounts HAS", 0},
+		"account.HasMembershipsWith":            {pred, B.preds, 0, []knowledge.Param{p(0, knowledge.Cond)}, "accounts edge Memberships to memberships HAS", 0},
+		"account.HasMemberships":                {pred, B.preds, 0, nil, "accounts edge Memberships to memberships HAS", 0},
 	}
 	// Not recognised: not what the builders do in SQL, or not a field.
 	unknown := []string{
@@ -179,12 +223,20 @@ func TestEntCall(t *testing.T) {
 		"AccountCreate.Mutation", "AccountUpdate.Mutation", "AccountMutation.SetBalance", "AccountMutation.AddBalance",
 		"AccountMutation.Where", "Account.String", "Account.Unwrap", "NewClient", "Open", "Driver", "IsNotSingular",
 		"MaskNotFound", "Asc", "account.ValidColumn", "account.ByEmail",
+		// The update builders' edge methods are not recognised.
+		"MembershipUpdate.SetAccountID", "MembershipUpdateOne.ClearAccount", "AccountUpdate.AddMembershipIDs",
+		"AccountUpdateOne.RemoveMembershipIDs", "AccountUpdate.ClearMemberships", "account.ByMembershipsCount",
+		"membership.ByAccountField",
 	}
 	lookup := func(key string) *types.Func {
 		scope := pkg.Scope()
 		recv, name, isMethod := entCut(key)
-		if recv == "account" {
-			obj, _ := acct.Scope().Lookup(name).(*types.Func)
+		if recv == "account" || recv == "membership" {
+			scope := acct.Scope()
+			if recv == "membership" {
+				scope = memb.Scope()
+			}
+			obj, _ := scope.Lookup(name).(*types.Func)
 			return obj
 		}
 		if !isMethod {
@@ -265,7 +317,8 @@ func TestEntCallEveryMethod(t *testing.T) {
 			switch row.Kind {
 			case knowledge.SetStep, knowledge.AddStep:
 				assert.NotEmpty(t, info.Column, fn.FullName())
-				assert.Equal(t, "accounts", info.Entity.Table, fn.FullName())
+				assert.Equal(t, strings.ToLower(info.Entity.Model.Name())+"s", info.Entity.Table, fn.FullName())
+				assert.True(t, strings.HasPrefix(tn.Name(), info.Entity.Model.Name()), fn.FullName())
 			case knowledge.Find, knowledge.Insert, knowledge.Update, knowledge.Delete:
 				assert.Equal(t, row.Kind, info.Op, fn.FullName())
 			}
@@ -292,7 +345,7 @@ func TestEntFromExportData(t *testing.T) {
 	require.Empty(t, pkgs[0].Errors)
 	ep := knowledge.EntPackage(pkgs[0].Types)
 	require.NotNil(t, ep)
-	require.Len(t, ep.Entities, 1)
+	require.Len(t, ep.Entities, 2)
 	assert.Equal(t, "", ep.Entities[0].Table)
 	tn := pkgs[0].Types.Scope().Lookup("AccountUpdateOne")
 	require.NotNil(t, tn)

@@ -27,13 +27,20 @@ import (
 //     statement; Get and GetX: Find, One, Cond=1 (the id).
 //   - <E> (the model): Update, a Chain step starting an update of it.
 //   - <E>Query: Where (Chain, Cond=0), Limit, Offset, Unique, Order,
-//     Clone, Select, GroupBy, Aggregate, Modify (Chain); ForUpdate and
+//     Clone, Select, GroupBy, Aggregate, Modify, With<X> (Chain: the
+//     eager loading of edge X, a query of its own); ForUpdate and
 //     ForShare (LockStep, Clauses=0: the lock options); First, FirstX,
 //     FirstID, FirstIDX, Only, OnlyX, OnlyID, OnlyIDX (Find, One), All,
 //     AllX, IDs, IDsX, Count, CountX, Exist, ExistX (Find).
 //   - <E>Select, <E>GroupBy, selector: every method taking a context
-//     first (Scan, Strings, Int...): Find; Aggregate, Modify: Chain.
-//   - <E>Create: Set<F>, SetNillable<F> (SetStep, Value=0); OnConflict
+//     first (Scan, Strings, Int...): Find; Aggregate, Modify: Chain. The
+//     selector is one type that every entity's Select and GroupBy
+//     embeds: with more than one entity its promoted finishers have no
+//     Entity.
+//   - <E>Create: Set<F>, SetNillable<F> (SetStep, Value=0); the edge
+//     setters Set<X>ID, SetNillable<X>ID, Set<X> (SetStep of the
+//     foreign-key column when this row holds it, else Chain) and
+//     Add<Y>IDs, Add<Y> (Chain), see entEdgeSetter; OnConflict
 //     (ConflictStep, Clauses=0), OnConflictColumns (ConflictStep,
 //     Column=0); Save, SaveX, Exec, ExecX (Insert). <E>CreateBulk: the
 //     same but setters.
@@ -53,11 +60,15 @@ import (
 //     them).
 //   - In an entity package (see entityPackage): the field predicates
 //     <F>, <F>EQ, <F>NEQ, <F>GT... (Predicate with Column and PredOp;
-//     Value=0) and And, Or, Not (Predicate, Cond=0).
+//     Value=0), And, Or, Not (Predicate, Cond=0), and the edge
+//     predicates Has<X> and Has<X>With (Predicate "HAS", Cond=0; Column
+//     the foreign key when this row holds it), see entEdgePredicate.
 //
 // A field method is one whose <F> has a Field<F> constant in the entity
-// package: an edge's AddTagIDs or ClearOwner is not recognised. Anything
-// else returns nil, nil.
+// package, an edge method one whose <X> has an Edge<X> constant
+// (entedges.go). The edge methods of the update builders (Set<X>ID,
+// Clear<X>, Add<Y>IDs, Remove<Y>IDs) are not recognised: an update chain
+// holding one stays unsummarised. Anything else returns nil, nil.
 //
 // fn's package must be type-checked from source or its entity packages
 // must be loaded in full: gc export data of the ent package alone holds
@@ -134,8 +145,11 @@ func (ep *EntPkg) Call(fn *types.Func) (*Call, *EntInfo) {
 		}
 		return nil, nil
 	}
-	if e := ep.owner[named.Obj()]; e != nil {
-		b := e.builders[named.Obj()]
+	e, b := ep.owner[named.Obj()], ep.shared[named.Obj()]
+	if e != nil {
+		b = e.builders[named.Obj()]
+	}
+	if b != EntNoBuilder {
 		info := &EntInfo{Builder: b, Entity: e}
 		switch b {
 		case EntEntityClient:
@@ -200,6 +214,9 @@ func (ep *EntPkg) Call(fn *types.Func) (*Call, *EntInfo) {
 			case "All", "AllX", "IDs", "IDsX", "Count", "CountX", "Exist", "ExistX":
 				return row(Find), info
 			}
+			if entEagerLoad(e, fn) {
+				return row(Chain), info
+			}
 		case EntSelect:
 			info.Op = Find
 			switch name {
@@ -222,7 +239,10 @@ func (ep *EntPkg) Call(fn *types.Func) (*Call, *EntInfo) {
 				return row(ConflictStep, p(0, Column)), info
 			}
 			if b == EntCreate {
-				return entSetter(e, info, name, row, "SetNillable", "Set")
+				if c, i := entSetter(e, info, name, row, "SetNillable", "Set"); c != nil {
+					return c, i
+				}
+				return entEdgeSetter(e, info, fn, row)
 			}
 		case EntUpsertOne, EntUpsertBulk, EntUpsert:
 			info.Op = Insert
@@ -371,7 +391,7 @@ func entPredicate(fn *types.Func, sig *types.Signature) (*Call, *EntInfo) {
 		}
 		return call, info
 	}
-	return nil, nil
+	return entEdgePredicate(e, info, call, fn.Name(), sig)
 }
 
 // entityPackage reports whether pkg has the shape of a generated entity

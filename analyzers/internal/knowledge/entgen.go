@@ -81,9 +81,19 @@ type EntInfo struct {
 	Affected bool
 	// PredOp is, for a Predicate, the comparison: "=", "<>", ">", ">=",
 	// "<", "<=", "IN", "NOT IN", "LIKE" (Contains, HasPrefix, HasSuffix,
-	// EqualFold, ContainsFold), "IS NULL", "IS NOT NULL", or the
-	// combinators "AND", "OR", "NOT".
+	// EqualFold, ContainsFold), "IS NULL", "IS NOT NULL", the
+	// combinators "AND", "OR", "NOT", or "HAS" for an edge's Has<X> and
+	// Has<X>With.
 	PredOp string
+	// Edge is, for a method or predicate of an edge (SetGroupID,
+	// SetGroup, HasGroupWith), the edge's Go name ("Group"); Column is
+	// then its foreign-key column when the entity's own row holds it
+	// (EntEntity.EdgeColumn), "" otherwise. Target is the table of the
+	// entity at the edge's other end. See entedges.go.
+	Edge, Target string
+	// ByModel is a SetStep whose value is the other entity's model
+	// (SetGroup(g)): the column is set to its ID field.
+	ByModel bool
 }
 
 // String is a short description for messages and tests: the operation,
@@ -103,10 +113,13 @@ func (i *EntInfo) String() string {
 		}
 		parts = append(parts, where)
 	}
+	if i.Edge != "" {
+		parts = append(parts, "edge "+i.Edge+" to "+i.Target)
+	}
 	for _, f := range []struct {
 		on   bool
 		name string
-	}{{i.One, "one"}, {i.Excluded, "excluded"}, {i.Clear, "null"}, {i.Affected, "affected"}} {
+	}{{i.One, "one"}, {i.Excluded, "excluded"}, {i.Clear, "null"}, {i.Affected, "affected"}, {i.ByModel, "by-model"}} {
 		if f.on {
 			parts = append(parts, f.name)
 		}
@@ -129,6 +142,11 @@ type EntPkg struct {
 	Client, Tx *types.TypeName
 	Entities   []*EntEntity
 	owner      map[*types.TypeName]*EntEntity // a builder type's entity
+	// shared are the builder types of more than one entity: the
+	// generated selector that every <E>Select and <E>GroupBy embeds,
+	// whose promoted finishers (Strings, Ints...) say nothing of which
+	// entity they read.
+	shared map[*types.TypeName]EntBuilder
 }
 
 // EntEntity is one entity (schema type) of an EntPkg.
@@ -215,7 +233,7 @@ func EntPackage(pkg *types.Package) *EntPkg {
 	if !imports {
 		return nil
 	}
-	ep := &EntPkg{Pkg: pkg, Client: client, Tx: tx, owner: map[*types.TypeName]*EntEntity{}}
+	ep := &EntPkg{Pkg: pkg, Client: client, Tx: tx, owner: map[*types.TypeName]*EntEntity{}, shared: map[*types.TypeName]EntBuilder{}}
 	cst, tst := client.Type().Underlying().(*types.Struct), tx.Type().Underlying().(*types.Struct)
 	for i := 0; i < cst.NumFields(); i++ {
 		f := cst.Field(i)
@@ -224,7 +242,12 @@ func EntPackage(pkg *types.Package) *EntPkg {
 		}
 		if e := entEntity(pkg, f.Type()); e != nil {
 			ep.Entities = append(ep.Entities, e)
-			for tn := range e.builders {
+			for tn, b := range e.builders {
+				if prev := ep.owner[tn]; prev != nil || ep.shared[tn] != EntNoBuilder {
+					delete(ep.owner, tn)
+					ep.shared[tn] = b
+					continue
+				}
 				ep.owner[tn] = e
 			}
 		}
