@@ -78,7 +78,7 @@ func check(r *report.Reporter, res *ops.Result, sch *schema.Schema, fn *ssa.Func
 			if branch == nil {
 				continue
 			}
-			if in.Conflict.Covers(key) || in.HandlesUnique || res.ChecksUnique(fn, ops.ErrOf(in.Instr)) {
+			if in.Conflict.Covers(key) || in.HandlesUnique || res.ChecksUnique(fn, ops.ErrOf(in.Instr)) || rereads(res, lookups, in, key) {
 				continue
 			}
 			if protected(res, fn, lk) {
@@ -166,6 +166,27 @@ func notFoundBranch(res *ops.Result, lk, in *ops.RowOp) *ssa.BasicBlock {
 		return s
 	}
 	return nil
+}
+
+// rereads reports whether a failed insert is followed by a lookup of the
+// same key: the caller that loses the race reads the row the winner
+// inserted (insert, then read again on any error), which handles the
+// duplicate.
+func rereads(res *ops.Result, lookups []*ops.RowOp, in *ops.RowOp, key []string) bool {
+	for _, again := range lookups {
+		if again.Instr == in.Instr || !strings.EqualFold(again.Table, in.Table) {
+			continue
+		}
+		shared := sharedKey(again, in)
+		covered := len(shared) > 0
+		for _, k := range key {
+			covered = covered && slices.ContainsFunc(shared, func(c string) bool { return strings.EqualFold(c, k) })
+		}
+		if covered && res.RereadOnFailure(in, again.Instr) {
+			return true
+		}
+	}
+	return false
 }
 
 // protected reports whether the lookup runs in a SERIALIZABLE
