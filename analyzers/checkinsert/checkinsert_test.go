@@ -73,5 +73,5 @@ func TestRelated(t *testing.T) {
 			}
 		}
 	}
-	assert.Equal(t, map[string]int{"checkinsert/race": 97, "checkinsert/effect-before-claim": 4, "checkinsert/firstorcreate": 4}, counts)
+	assert.Equal(t, map[string]int{"checkinsert/race": 98, "checkinsert/effect-before-claim": 4, "checkinsert/firstorcreate": 4}, counts)
 }

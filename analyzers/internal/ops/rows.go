@@ -221,11 +221,13 @@ type InsertFact struct {
 	Conflict      *RowConflict
 	HandlesUnique bool
 	// WholeParam is the parameter (SSA numbering, receiver first) holding
-	// the model the function inserts as it was given, storing none of its
-	// fields (func (m *T) Create() error { return db.Create(m).Error }),
-	// or -1: the caller's keys are then the fields it reads from its
-	// argument, as for an insert of its own (ModelKeys).
-	WholeParam int
+	// the model the function inserts as it was given (func (m *T) Create()
+	// error { return db.Create(m).Error }), or -1: the caller's keys are
+	// then the fields it reads from its argument, as for an insert of its
+	// own (ModelKeys), but for the Overwritten ones, which the function
+	// stores before inserting.
+	WholeParam  int
+	Overwritten []string
 }
 
 func (s *Summary) rowParts() []string {

@@ -69,7 +69,7 @@ func (e *extractor) helperRows(call ssa.CallInstruction) []*RowOp {
 			// The argument inserted as it is: keyed by what the caller
 			// reads from it, as an insert of its own would be.
 			inserted = args[in.WholeParam]
-			ks = addGivenKeys(ks, inserted)
+			ks = addGivenKeys(ks, inserted, in.Overwritten)
 		}
 		if (len(ks) == 0 && inserted == nil) || (in.Model != "" && model(in.Model) == nil) {
 			continue
@@ -110,9 +110,9 @@ func (e *extractor) rowSummary(fn *ssa.Function, s *Summary) *Summary {
 				params = append(params, ref)
 			}
 		}
-		whole := -1
+		whole, overwritten := -1, []string(nil)
 		if op.Kind == Insert && op.Inserted != nil && op.Model != nil {
-			whole = wholeParam(fn, op.Inserted)
+			whole, overwritten = wholeParam(fn, op.Inserted)
 		}
 		if !ok && whole < 0 {
 			continue
@@ -164,7 +164,7 @@ func (e *extractor) rowSummary(fn *ssa.Function, s *Summary) *Summary {
 		case Insert:
 			s.Inserts = append(s.Inserts, InsertFact{Table: op.Table, Model: modelName, Columns: cols, Fields: fields, Params: params, Handle: handle,
 				Lib: op.Lib, Desc: op.Evidence(), Conflict: op.Conflict,
-				HandlesUnique: op.HandlesUnique || e.ChecksUnique(fn, errOf(op.Instr)), WholeParam: whole})
+				HandlesUnique: op.HandlesUnique || e.ChecksUnique(fn, errOf(op.Instr)), WholeParam: whole, Overwritten: overwritten})
 		}
 	}
 	for i, p := range fn.Params {

@@ -3,6 +3,7 @@ package ops
 import (
 	"go/token"
 	"go/types"
+	"slices"
 
 	"golang.org/x/tools/go/ssa"
 
@@ -16,29 +17,68 @@ import (
 // them.
 
 // wholeParam returns the index of fn's parameter that v, the model an
-// insert writes, is: a pointer to a struct whose fields fn never stores
-// (nor the struct whole), so that the row inserted is the caller's value
-// as it is. -1 otherwise.
-func wholeParam(fn *ssa.Function, v ssa.Value) int {
+// insert writes, is (a pointer to a struct), and the fields fn stores
+// into it before the caller's values reach the row (a timestamp, a
+// generated id): the row inserted is the caller's value but for those.
+// -1 when v is not a parameter, or fn replaces the struct, or an
+// embedded struct of it, whole.
+func wholeParam(fn *ssa.Function, v ssa.Value) (int, []string) {
 	p, ok := ssaval.Unwrap(v).(*ssa.Parameter)
 	if !ok || p.Parent() != fn {
-		return -1
+		return -1, nil
 	}
 	ptr, ok := p.Type().Underlying().(*types.Pointer)
 	if !ok {
-		return -1
+		return -1, nil
 	}
 	if _, ok := ptr.Elem().Underlying().(*types.Struct); !ok {
-		return -1
+		return -1, nil
 	}
-	if storesFields(p, 0) {
-		return -1
+	var stored []string
+	if !storedFields(p, 0, &stored) {
+		return -1, nil
 	}
-	return paramIndex(fn, p)
+	return paramIndex(fn, p), stored
 }
 
-// storesFields reports whether the function stores into the struct at
-// addr: a field of it (of an embedded struct too), or the whole struct.
+// storedFields adds the fields of the struct at addr the function stores
+// (those of embedded structs under their own names, as the ORMs flatten
+// them); false when it stores the struct, or an embedded one, whole.
+func storedFields(addr ssa.Value, depth int, stored *[]string) bool {
+	refs := addr.Referrers()
+	if refs == nil || depth > 4 {
+		return true
+	}
+	for _, ref := range *refs {
+		switch r := ref.(type) {
+		case *ssa.Store:
+			if r.Addr == addr {
+				return false
+			}
+		case *ssa.FieldAddr:
+			if r.X != addr {
+				continue
+			}
+			f := ssaval.FieldOf(r)
+			if f == nil {
+				return false
+			}
+			if _, isStruct := f.Type().Underlying().(*types.Struct); isStruct && f.Embedded() {
+				if !storedFields(r, depth+1, stored) {
+					return false
+				}
+				continue
+			}
+			if storesFields(r, 0) {
+				*stored = append(*stored, f.Name())
+			}
+		}
+	}
+	return true
+}
+
+// storesFields reports whether the function stores into the value at
+// addr, or into a field of it.
 func storesFields(addr ssa.Value, depth int) bool {
 	refs := addr.Referrers()
 	if refs == nil || depth > 4 {
@@ -63,15 +103,16 @@ func storesFields(addr ssa.Value, depth int) bool {
 // a helper that inserts it whole (InsertFact.WholeParam), that the caller
 // knows: those a composite literal sets, or those it reads from a struct
 // it was given and never stores (another field stored does not change
-// them). A field already among keys is not added again.
-func addGivenKeys(keys []KeyValue, v ssa.Value) []KeyValue {
+// them); not those the helper overwrites. A field already among keys is
+// not added again.
+func addGivenKeys(keys []KeyValue, v ssa.Value, overwritten []string) []KeyValue {
 	given := StructKeys(v)
 	if len(given) == 0 {
 		given = nil
 		readKeys(ssaval.Unwrap(v), 0, &given)
 	}
 	for _, k := range given {
-		dup := false
+		dup := slices.Contains(overwritten, k.Field)
 		for _, have := range keys {
 			if have.Field == k.Field && have.Column == k.Column {
 				dup = true
