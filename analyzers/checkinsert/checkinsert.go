@@ -3,6 +3,7 @@ package checkinsert
 import (
 	_ "embed"
 	"fmt"
+	"go/token"
 	"go/types"
 	"slices"
 	"strings"
@@ -78,7 +79,7 @@ func check(r *report.Reporter, res *ops.Result, sch *schema.Schema, fn *ssa.Func
 			if branch == nil {
 				continue
 			}
-			if in.Conflict.Covers(key) || in.HandlesUnique || res.ChecksUnique(fn, ops.ErrOf(in.Instr)) || rereads(res, lookups, in, key) {
+			if in.Conflict.Covers(key) || in.HandlesUnique || res.ChecksUnique(fn, ops.ErrOf(in.Instr)) || rereadsOnError(res, sch, fn, in) {
 				continue
 			}
 			if protected(res, fn, lk) {
@@ -166,27 +167,6 @@ func notFoundBranch(res *ops.Result, lk, in *ops.RowOp) *ssa.BasicBlock {
 		return s
 	}
 	return nil
-}
-
-// rereads reports whether a failed insert is followed by a lookup of the
-// same key: the caller that loses the race reads the row the winner
-// inserted (insert, then read again on any error), which handles the
-// duplicate.
-func rereads(res *ops.Result, lookups []*ops.RowOp, in *ops.RowOp, key []string) bool {
-	for _, again := range lookups {
-		if again.Instr == in.Instr || !strings.EqualFold(again.Table, in.Table) {
-			continue
-		}
-		shared := sharedKey(again, in)
-		covered := len(shared) > 0
-		for _, k := range key {
-			covered = covered && slices.ContainsFunc(shared, func(c string) bool { return strings.EqualFold(c, k) })
-		}
-		if covered && res.RereadOnFailure(in, again.Instr) {
-			return true
-		}
-	}
-	return false
 }
 
 // protected reports whether the lookup runs in a SERIALIZABLE
@@ -287,7 +267,7 @@ func seeding(lk *ops.RowOp) bool {
 }
 
 func checkFirstOrCreate(r *report.Reporter, res *ops.Result, sch *schema.Schema, fn *ssa.Function, op *ops.RowOp) {
-	if res.ChecksUnique(fn, ops.ErrOf(op.Instr)) || seeding(op) {
+	if res.ChecksUnique(fn, ops.ErrOf(op.Instr)) || seeding(op) || rereadsOnError(res, sch, fn, op) {
 		return
 	}
 	table := ""
@@ -310,6 +290,99 @@ func checkFirstOrCreate(r *report.Reporter, res *ops.Result, sch *schema.Schema,
 		Rule:    "firstorcreate",
 		Message: dialect.For(op.Lib).LookupOrInsert(table),
 	})
+}
+
+// rereadsOnError reports whether, where op's error is not nil, the
+// function looks a row of op's table up again: the row a concurrent caller
+// inserted first is read back, the broad form of catching the unique
+// violation (any error of the insert answered by reading the row).
+func rereadsOnError(res *ops.Result, sch *schema.Schema, fn *ssa.Function, op *ops.RowOp) bool {
+	failed := errorBranches(fn, ops.ErrOf(op.Instr))
+	if len(failed) == 0 {
+		return false
+	}
+	table := tableOf(sch, op)
+	if table == "" {
+		return false
+	}
+	inFailed := func(instr ssa.Instruction) bool {
+		for _, b := range failed {
+			if b.Dominates(instr.Block()) {
+				return true
+			}
+		}
+		return false
+	}
+	for _, lk := range res.Rows(fn) {
+		if lk.Kind == ops.Lookup && lk.Instr != op.Instr && strings.EqualFold(tableOf(sch, lk), table) && inFailed(lk.Instr) {
+			return true
+		}
+	}
+	// A read of the model the lookup keys are not understood for
+	// (First(folder, *folder)): the library's finder, into the table's
+	// model.
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			call, ok := instr.(ssa.CallInstruction)
+			if !ok || call == op.Instr || !inFailed(instr) {
+				continue
+			}
+			site, ok := knowledge.Resolve(call.Common())
+			if !ok || site.Row == nil || site.Row.Kind != knowledge.Find {
+				continue
+			}
+			if m := ops.ModelType(site.RoleArg(knowledge.Dest)); m != nil {
+				if t, ok := sch.Table(m); ok && strings.EqualFold(t, table) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// tableOf names the table op reads or writes, "" when not known.
+func tableOf(sch *schema.Schema, op *ops.RowOp) string {
+	if op.Table != "" || op.Model == nil {
+		return op.Table
+	}
+	t, _ := sch.Table(op.Model)
+	return t
+}
+
+// errorBranches returns the blocks entered only when err is not nil.
+func errorBranches(fn *ssa.Function, err ssa.Value) []*ssa.BasicBlock {
+	if err == nil {
+		return nil
+	}
+	var out []*ssa.BasicBlock
+	for _, b := range fn.Blocks {
+		if len(b.Instrs) == 0 || len(b.Succs) != 2 {
+			continue
+		}
+		ifi, ok := b.Instrs[len(b.Instrs)-1].(*ssa.If)
+		if !ok {
+			continue
+		}
+		cmp, ok := ifi.Cond.(*ssa.BinOp)
+		if !ok || (cmp.Op != token.EQL && cmp.Op != token.NEQ) {
+			continue
+		}
+		for _, pair := range [2][2]ssa.Value{{cmp.X, cmp.Y}, {cmp.Y, cmp.X}} {
+			c, isConst := pair[1].(*ssa.Const)
+			if !isConst || !c.IsNil() || ssaval.Unwrap(pair[0]) != ssaval.Unwrap(err) {
+				continue
+			}
+			succ := b.Succs[0] // err != nil
+			if cmp.Op == token.EQL {
+				succ = b.Succs[1]
+			}
+			if len(succ.Preds) == 1 {
+				out = append(out, succ)
+			}
+		}
+	}
+	return out
 }
 
 // savedAfter reports whether the outcome of a FirstOrCreate into dest is

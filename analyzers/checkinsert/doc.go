@@ -93,7 +93,14 @@
 // same Go value (or the
 // same field of one value) is bound to the lookup's predicate and to the
 // inserted column, and both address the same table; column names alone are
-// not evidence.
+// not evidence. A model filled from a request by a helper that copies the
+// request's fields into it on every call (c.Generate(&data), in a package
+// of DTOs) holds the request's fields as its keys. The helpers may sit
+// behind an interface their caller declares and another package
+// implements: the package that binds the interface to its one
+// implementation reports the caller's insert (in the standalone driver
+// and golangci-lint; go vet and gopls analyse each package apart and
+// cannot).
 //
 // # Example
 //
@@ -110,7 +117,9 @@
 //
 //	res, err := db.ExecContext(ctx, `INSERT INTO users (email) VALUES ($1) ON CONFLICT (email) DO NOTHING`, email)
 //
-// Silent: catch the unique violation of the concurrent insert and re-read.
+// Silent: catch the unique violation of the concurrent insert and re-read
+// (or answer any error of the insert, or of FirstOrCreate, by reading the
+// row again).
 //
 //	_, err = users.Create(ctx, email, name)
 //	var pgErr *pgconn.PgError
@@ -162,9 +171,10 @@
 //   - the lookup checks that another row exists (a referenced parent) and
 //     the insert runs when it was found;
 //   - the claim comes first: insert, then read the existing row on conflict;
-//   - the insert's failure reads the row again by the same key (if err :=
-//     m.Create(); err != nil { db.Where("slug = ?", m.Slug).First(&found) }):
-//     the caller that loses the race gets the row the winner inserted;
+//   - the insert's error is answered by reading a row of its table again
+//     (if err := m.Create(); err != nil { db.Where("slug = ?",
+//     m.Slug).First(&found) }): the caller that loses the race gets the
+//     row the winner inserted;
 //   - every key of the lookup is fixed by the program (a constant, a struct
 //     literal's constant field, an element of a package-level table such
 //     as the loop variable ranging over it): reference rows seeded at

@@ -8,8 +8,7 @@ import (
 
 // Found nothing, said by a non-nil error: a lookup whose error is not nil
 // whenever it found nothing (RowOp.ErrWhenNotFound), across a helper that
-// passes that error on, and the insert whose failure is followed by the
-// lookup again (the claim written as insert, then read on failure).
+// passes that error on.
 
 // errWhenNotFound reports whether fn's error result is not nil on every
 // path where its lookup op found nothing: from op, following only the
@@ -86,31 +85,4 @@ func errorNotNil(v ssa.Value, op *RowOp) bool {
 		}
 	}
 	return errFrom(v, op)
-}
-
-// RereadOnFailure reports whether at, a lookup of the key the insert in
-// wrote, runs only where in failed: in a block the non-nil side of a
-// test of in's error dominates. An insert attempted after a lookup found
-// nothing, whose failure reads the row again, returns the row the winner
-// of the race inserted: the duplicate is handled (any other failure
-// reads nothing and fails too).
-func (r *Result) RereadOnFailure(in *RowOp, at ssa.Instruction) bool {
-	if in.Instr == nil || at.Block() == nil || in.Instr.Parent() != at.Parent() || !Reaches(in.Instr, at, nil) {
-		return false
-	}
-	for _, b := range in.Instr.Parent().Blocks {
-		if len(b.Instrs) == 0 || len(b.Succs) != 2 {
-			continue
-		}
-		ifi, ok := b.Instrs[len(b.Instrs)-1].(*ssa.If)
-		if !ok {
-			continue
-		}
-		if nilSucc, ok := errNilTest(in, ifi.Cond); ok {
-			if failed := b.Succs[1-nilSucc]; len(failed.Preds) == 1 && failed.Dominates(at.Block()) {
-				return true
-			}
-		}
-	}
-	return false
 }
