@@ -59,12 +59,22 @@
 // own sentinel, a false exists result (xorm Get's has), ent's IsNotFound,
 // a nil result, !exists,
 // count == 0 (or not count > 0), RowsAffected == 0 (of an UPDATE by the
-// key, or of a GORM Find); the insert must be on that branch, or be
+// key, or of a GORM Find), or the other side of err == nil for a lookup
+// whose error is not nil whenever it found nothing (QueryRow's Scan,
+// sqlx Get, gorp SelectOne, GORM First, Take and Last, and v1's Find into
+// a struct, bun Scan and go-pg Select of one model, ent Only and First,
+// xorm GetOrError, a sqlc :one SELECT, a helper that passes such an error
+// on or returns its own error then; never xorm Get, a count, a slice, or a
+// helper returning nil, nil): that side also runs on other failures, but
+// the race is real on its found-nothing part; the insert must be on that branch, or be
 // reached only through such branches when the checks are written apart
 // (if err != nil && !errors.Is(err, pgx.ErrNoRows) { return err } else if
 // err == nil { return ErrExists }), the tests of the error read together
 // along each path. An insert is an INSERT statement, a sqlc INSERT, GORM
-// Create or bun NewInsert of a model built in the function, go-pg Insert
+// Create or bun NewInsert of a model built in the function (a GORM
+// model the function was given, inserted as it is through a helper such
+// as its own Create method, is keyed by the fields the caller reads from
+// it), go-pg Insert
 // of a model built in the function or given to it, ent Create with its
 // Set steps (an edge's SetGroupID(v) and SetGroup(g) too), gorp Insert
 // of a struct built in the function (it has no conflict clause), xorm
@@ -162,6 +172,10 @@
 //   - the lookup checks that another row exists (a referenced parent) and
 //     the insert runs when it was found;
 //   - the claim comes first: insert, then read the existing row on conflict;
+//   - the insert's error is answered by reading a row of its table again
+//     (if err := m.Create(); err != nil { db.Where("slug = ?",
+//     m.Slug).First(&found) }): the caller that loses the race gets the
+//     row the winner inserted;
 //   - every key of the lookup is fixed by the program (a constant, a struct
 //     literal's constant field, an element of a package-level table such
 //     as the loop variable ranging over it): reference rows seeded at

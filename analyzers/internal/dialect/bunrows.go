@@ -84,6 +84,14 @@ func bunRow(site knowledge.Site) *ops.RowOp {
 	if t == nil {
 		return nil
 	}
+	// Scan into one struct model returns sql.ErrNoRows when no row
+	// matched; into a slice, an empty slice.
+	if op.Kind == ops.Lookup && !op.CountsFound {
+		if p, ok := ssaval.Unwrap(model).Type().Underlying().(*types.Pointer); ok {
+			_, single := p.Elem().Underlying().(*types.Struct)
+			op.ErrWhenNotFound = single
+		}
+	}
 	st := t.Underlying().(*types.Struct)
 	table := bunTable(st)
 	if table == "" {

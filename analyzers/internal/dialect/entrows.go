@@ -37,6 +37,7 @@ func entRow(call ssa.CallInstruction, row *knowledge.Call, info *knowledge.EntIn
 	case row.Kind == knowledge.Find && info.Builder == knowledge.EntQuery:
 		switch name {
 		case "Only", "First", "OnlyID", "FirstID":
+			op.ErrWhenNotFound = row.ErrNoRow // a *NotFoundError
 		case "Exist", "Count":
 			op.CountsFound = true
 		default:

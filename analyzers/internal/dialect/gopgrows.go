@@ -75,6 +75,8 @@ func gopgRow(site knowledge.Site) *ops.RowOp {
 	if op.Kind == ops.Lookup && !op.CountsFound && !gopgSingle(model) {
 		return nil // a slice model's Select finds nothing without an error
 	}
+	// A single model's Select, First or Last returns pg.ErrNoRows.
+	op.ErrWhenNotFound = op.Kind == ops.Lookup && !op.CountsFound
 	table, columnOf := gopgModelColumns(t)
 	if columnOf == nil {
 		return nil

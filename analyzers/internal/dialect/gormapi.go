@@ -25,11 +25,15 @@ type gormAPI struct {
 	// (Set("gorm:insert_option", "ON CONFLICT (email) DO NOTHING"), v1's
 	// createCallback); "" when the API has none.
 	insertOption string
+	// findRaises: Find into a struct returns ErrRecordNotFound when no
+	// row matched, as First does (v1's queryCallback); v2's Find never
+	// does.
+	findRaises bool
 }
 
 var (
 	gormV2 = &gormAPI{lib: "gorm", pkg: "gorm.io/gorm"}
-	gormV1 = &gormAPI{lib: "gormv1", pkg: "github.com/jinzhu/gorm", variadicUpdate: true, insertOption: "gorm:insert_option"}
+	gormV1 = &gormAPI{lib: "gormv1", pkg: "github.com/jinzhu/gorm", variadicUpdate: true, insertOption: "gorm:insert_option", findRaises: true}
 )
 
 // library is the API's ops hooks: the same for both versions, which

@@ -62,12 +62,22 @@ func gormRow(site knowledge.Site) *ops.RowOp {
 				return nil
 			}
 		}
+		// v1's Find into a struct raises ErrRecordNotFound as First does
+		// (only a slice destination never does); v2's never does.
+		if name == "Find" && api.findRaises && op.Model != nil {
+			if d := site.RoleArg(knowledge.Dest); d != nil && isStructPtr(ssaval.Unwrap(d).Type()) {
+				op.ErrWhenNotFound = true
+			}
+		}
 	case ops.Insert:
 		model := site.RoleArg(knowledge.Model)
 		op.Model = ops.ModelType(model)
 		op.Keys = ops.ModelKeys(model)
+		// The model as given: a summary keys an insert of its function's
+		// parameter by what the caller reads from it, when it reads none.
+		op.Inserted = model
 	}
-	if !gormChain(op, site.Receiver()) || (op.Model == nil && op.Table == "") || len(op.Keys) == 0 {
+	if !gormChain(op, site.Receiver()) || (op.Model == nil && op.Table == "") || (len(op.Keys) == 0 && (kind != ops.Insert || op.Model == nil)) {
 		return nil
 	}
 	op.Desc = "the GORM " + name
@@ -171,6 +181,16 @@ func gormChain(op *ops.RowOp, v ssa.Value) bool {
 		}
 		return true
 	})
+}
+
+// isStructPtr reports whether t is a pointer to a struct.
+func isStructPtr(t types.Type) bool {
+	p, ok := t.Underlying().(*types.Pointer)
+	if !ok {
+		return false
+	}
+	_, ok = p.Elem().Underlying().(*types.Struct)
+	return ok
 }
 
 // typeArg returns the model type T of a gorm.G[T] chain value (an

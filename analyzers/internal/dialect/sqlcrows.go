@@ -50,6 +50,8 @@ func sqlcRow(call ssa.CallInstruction, callee *ssa.Function, gf ops.GeneratedFac
 		return nil
 	}
 	op.Lib, op.FromLibrary, op.NilResult = sqlcLib, true, -1
+	// A :one SELECT returns the driver's ErrNoRows from its Scan.
+	op.ErrWhenNotFound = op.Kind == ops.Lookup && q.Cmd == ":one" && ops.EmptyWhenNotFound(stmt)
 	switch {
 	case q.Handle >= 0 && q.Handle+off < len(args):
 		op.Handle = ops.Root(args[q.Handle+off])
@@ -89,12 +91,14 @@ func sqlcOwnRows(fn *ssa.Function, gf ops.GeneratedFact, refs map[ssa.Value]ops.
 		refs[v] = ops.ParamRef{Param: b.Param + off, Field: b.Field}
 		return v
 	}
-	op := ops.StatementRow(sqltext.Parse(q.SQL), bind)
+	stmt := sqltext.Parse(q.SQL)
+	op := ops.StatementRow(stmt, bind)
 	if op == nil {
 		return nil
 	}
 	op.Lib, op.NilResult = sqlcLib, -1
 	op.Propagates = op.Kind == ops.Lookup && q.Cmd == ":one"
+	op.ErrWhenNotFound = op.Propagates && ops.EmptyWhenNotFound(stmt)
 	op.Desc = sqlcRowDesc(op, q)
 	if q.Handle >= 0 && q.Handle+off < len(fn.Params) {
 		op.Handle = fn.Params[q.Handle+off]

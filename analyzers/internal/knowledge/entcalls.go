@@ -159,7 +159,9 @@ func (ep *EntPkg) Call(fn *types.Func) (*Call, *EntInfo) {
 				return row(Chain), info
 			case "Get", "GetX":
 				info.Op, info.One = Find, true
-				return row(Find, p(1, Cond)), info
+				r := row(Find, p(1, Cond))
+				r.ErrNoRow = name == "Get" // a *NotFoundError
+				return r, info
 			case "Create":
 				info.Op = Insert
 				return row(Chain), info
@@ -210,7 +212,11 @@ func (ep *EntPkg) Call(fn *types.Func) (*Call, *EntInfo) {
 				return row(LockStep, p(0, Clauses)), info
 			case "First", "FirstX", "FirstID", "FirstIDX", "Only", "OnlyX", "OnlyID", "OnlyIDX":
 				info.One = true
-				return row(Find), info
+				r := row(Find)
+				// The error variants return a *NotFoundError when no row
+				// matched; the X variants panic with it.
+				r.ErrNoRow = !strings.HasSuffix(name, "X")
+				return r, info
 			case "All", "AllX", "IDs", "IDsX", "Count", "CountX", "Exist", "ExistX":
 				return row(Find), info
 			}

@@ -58,9 +58,9 @@ func gormClassicCalls() []Call {
 		// not (check RowsAffected or the slice). Conds from index 1 are
 		// inline conditions: a primary key, a struct or map, or SQL and its
 		// binds (First(&u, "email = ?", e)).
-		{Func: m("First"), Kind: Find, Params: []Param{p(0, Dest), p(1, Cond)}, Result: ExecResult},
-		{Func: m("Take"), Kind: Find, Params: []Param{p(0, Dest), p(1, Cond)}, Result: ExecResult},
-		{Func: m("Last"), Kind: Find, Params: []Param{p(0, Dest), p(1, Cond)}, Result: ExecResult},
+		{Func: m("First"), Kind: Find, Params: []Param{p(0, Dest), p(1, Cond)}, Result: ExecResult, ErrNoRow: true},
+		{Func: m("Take"), Kind: Find, Params: []Param{p(0, Dest), p(1, Cond)}, Result: ExecResult, ErrNoRow: true},
+		{Func: m("Last"), Kind: Find, Params: []Param{p(0, Dest), p(1, Cond)}, Result: ExecResult, ErrNoRow: true},
 		{Func: m("Find"), Kind: Find, Params: []Param{p(0, Dest), p(1, Cond)}, Result: ExecResult},
 		// FindInBatches(dest, batchSize, fc): reads in batches, calling fc
 		// (not in a transaction) after each.
@@ -173,9 +173,9 @@ func gormGenericsCalls() []Call {
 		// ExecInterface[T]: the finders. First, Take and Last raise
 		// ErrRecordNotFound (they call the classic First, Take, Last); Find
 		// returns an empty slice.
-		{Func: method(gormPkg, "ExecInterface", "First"), Kind: Find},
-		{Func: method(gormPkg, "ExecInterface", "Take"), Kind: Find},
-		{Func: method(gormPkg, "ExecInterface", "Last"), Kind: Find},
+		{Func: method(gormPkg, "ExecInterface", "First"), Kind: Find, ErrNoRow: true},
+		{Func: method(gormPkg, "ExecInterface", "Take"), Kind: Find, ErrNoRow: true},
+		{Func: method(gormPkg, "ExecInterface", "Last"), Kind: Find, ErrNoRow: true},
 		{Func: method(gormPkg, "ExecInterface", "Find"), Kind: Find},
 		{Func: method(gormPkg, "ExecInterface", "FindInBatches"), Kind: Find},
 		{Func: method(gormPkg, "ExecInterface", "Scan"), Kind: Find, Params: []Param{p(1, Dest)}},

@@ -37,9 +37,9 @@ func gormV1Calls() []Call {
 	m := func(name string) Func { return method(gormV1Pkg, "DB", name) }
 	return []Call{
 		// Finders; Conds from index 1 are inline conditions, as in v2.
-		{Func: m("First"), Kind: Find, Params: []Param{p(0, Dest), p(1, Cond)}, Result: ExecResult},
-		{Func: m("Take"), Kind: Find, Params: []Param{p(0, Dest), p(1, Cond)}, Result: ExecResult},
-		{Func: m("Last"), Kind: Find, Params: []Param{p(0, Dest), p(1, Cond)}, Result: ExecResult},
+		{Func: m("First"), Kind: Find, Params: []Param{p(0, Dest), p(1, Cond)}, Result: ExecResult, ErrNoRow: true},
+		{Func: m("Take"), Kind: Find, Params: []Param{p(0, Dest), p(1, Cond)}, Result: ExecResult, ErrNoRow: true},
+		{Func: m("Last"), Kind: Find, Params: []Param{p(0, Dest), p(1, Cond)}, Result: ExecResult, ErrNoRow: true},
 		{Func: m("Find"), Kind: Find, Params: []Param{p(0, Dest), p(1, Cond)}, Result: ExecResult},
 		{Func: m("Count"), Kind: Find, Params: []Param{p(0, Dest)}, Result: ExecResult},
 		{Func: m("Scan"), Kind: Find, Params: []Param{p(0, Dest)}, Result: ExecResult},

@@ -35,7 +35,7 @@ func gorpCalls() []Call {
 			// SelectOne(holder, query, args...) scans one row into holder (a
 			// struct by column name, or one value) and returns sql.ErrNoRows
 			// when no row matched (select.go SelectOne, selectVal).
-			Call{Func: m("SelectOne"), Kind: Query, Params: []Param{p(0, Dest), p(1, SQL), p(2, Binds)}},
+			Call{Func: m("SelectOne"), Kind: Query, Params: []Param{p(0, Dest), p(1, SQL), p(2, Binds)}, ErrNoRow: true},
 			// Select appends every row to *[]T, or returns them.
 			Call{Func: m("Select"), Kind: Query, Params: []Param{p(0, Dest), p(1, SQL), p(2, Binds)}},
 			// SelectInt and the others return the first column of the first
@@ -83,7 +83,7 @@ func gorpCalls() []Call {
 	}
 	return append(calls,
 		// SelectOne(m, e, holder, query, args...): e runs it.
-		Call{Func: fn(gorpPkg, "SelectOne"), Kind: Query, Params: []Param{p(1, Handle), p(2, Dest), p(3, SQL), p(4, Binds)}},
+		Call{Func: fn(gorpPkg, "SelectOne"), Kind: Query, Params: []Param{p(1, Handle), p(2, Dest), p(3, SQL), p(4, Binds)}, ErrNoRow: true},
 
 		// Transactions: Begin on the DbMap (BEGIN, with the DbMap's
 		// context when WithContext gave one); the Transaction's Commit and

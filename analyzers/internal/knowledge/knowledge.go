@@ -283,7 +283,21 @@ type Call struct {
 	// Set("gorm:query_option", "FOR UPDATE") locks, Set of any other
 	// setting is a plain step.
 	Setting string
+	// ErrNoRow is set for a read of one row whose error is not nil when
+	// no row matched: sqlx's Get and gorp's SelectOne (sql.ErrNoRows),
+	// GORM's First, Take and Last (ErrRecordNotFound), xorm's GetOrError
+	// (ErrNotExist), ent's Only and First (NotFoundError). A read whose
+	// "nothing matched" is no error (GORM Find, xorm Get, sqlx Select,
+	// counts) leaves it unset. See NoRowIsError.
+	ErrNoRow bool
 }
+
+// NoRowIsError reports whether the call's error, or for a row it returns
+// the error of that row's Scan, is not nil when no row matched
+// (ErrNoRow); every RowResult's Scan returns its library's ErrNoRows.
+// The error is then not nil on every path where the call found nothing
+// (and also on other failures).
+func (c *Call) NoRowIsError() bool { return c.ErrNoRow || c.Result == RowResult }
 
 // Param returns the index of the parameter with role r.
 func (c *Call) Param(r Role) (int, bool) {

@@ -157,7 +157,7 @@ func xormCalls() []Call {
 		// the bump (statement.CheckVersion = false).
 		Call{Func: s("NoVersionCheck"), Kind: Chain, Result: ChainResult},
 		// GetOrError is Get returning ErrNotExist when nothing matched.
-		Call{Func: s("GetOrError"), Kind: Find, Params: []Param{p(0, Dest)}},
+		Call{Func: s("GetOrError"), Kind: Find, Params: []Param{p(0, Dest)}, ErrNoRow: true},
 		Call{Func: s("InsertMulti"), Kind: Insert, Params: []Param{p(0, Model)}},
 		// Begin makes the receiver a transaction and returns only an
 		// error; BeginTx with options.

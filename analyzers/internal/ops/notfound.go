@@ -17,7 +17,12 @@ import (
 // outcome (errors.Is with a not-found sentinel, ent.IsNotFound, a nil
 // result of a helper that returns nil when it finds nothing, !exists,
 // count == 0), when that successor is entered from the branch alone.
-func (r *Result) NotFound(lookup *RowOp) []*ssa.BasicBlock { return notFoundBlocks(lookup) }
+// For a lookup whose error is not nil whenever it found nothing
+// (RowOp.ErrWhenNotFound), the non-nil side of a test of that error
+// counts too: it runs on the other failures as well, but the race is
+// real on the found-nothing part (if err == nil { return &found } else
+// { insert }).
+func (r *Result) NotFound(lookup *RowOp) []*ssa.BasicBlock { return foundNothingBlocks(lookup, true) }
 
 // OnlyWhenNotFound reports whether every path from lookup to at passes
 // a branch on a found-nothing test of the lookup's outcome, on its
@@ -40,7 +45,7 @@ func (r *Result) OnlyWhenNotFound(lookup *RowOp, at ssa.Instruction) (branch *ss
 		if !isIf {
 			continue
 		}
-		if succ, found := notFoundTest(lookup, ifi.Cond, 0); found {
+		if succ, found := coversNotFound(lookup, ifi.Cond); found {
 			cut[[2]*ssa.BasicBlock{b, b.Succs[succ]}] = true
 		}
 	}
@@ -124,7 +129,28 @@ func errNilTest(op *RowOp, cond ssa.Value) (int, bool) {
 	return 0, false
 }
 
-func notFoundBlocks(op *RowOp) []*ssa.BasicBlock {
+// notFoundBlocks are the blocks entered only when op found nothing, and
+// never on another outcome: what a helper's summary says its callers see.
+func notFoundBlocks(op *RowOp) []*ssa.BasicBlock { return foundNothingBlocks(op, false) }
+
+// coversNotFound is notFoundTest, and for a lookup whose error is not nil
+// whenever it found nothing, the non-nil side of a test of that error.
+func coversNotFound(op *RowOp, cond ssa.Value) (int, bool) {
+	if s, ok := notFoundTest(op, cond, 0); ok {
+		return s, true
+	}
+	if op.ErrWhenNotFound {
+		if nilSucc, ok := errNilTest(op, cond); ok {
+			return 1 - nilSucc, true
+		}
+	}
+	return 0, false
+}
+
+// foundNothingBlocks returns the successors of the branches on a
+// found-nothing test of op entered from the branch alone; with cover,
+// those of the non-nil side of op's error too (coversNotFound).
+func foundNothingBlocks(op *RowOp, cover bool) []*ssa.BasicBlock {
 	if op.Instr == nil {
 		// A generated function's own query (Library.OwnRows): no call
 		// to test the outcome of.
@@ -141,6 +167,9 @@ func notFoundBlocks(op *RowOp) []*ssa.BasicBlock {
 			continue
 		}
 		succ, ok := notFoundTest(op, ifi.Cond, 0)
+		if !ok && cover {
+			succ, ok = coversNotFound(op, ifi.Cond)
+		}
 		if !ok {
 			continue
 		}

@@ -136,6 +136,19 @@ type RowOp struct {
 	// library's); CountsFound for a lookup whose result 0 is the answer
 	// (ent Exist, Count).
 	FromLibrary, CountsFound bool
+	// ErrWhenNotFound is set for a lookup whose error is not nil on every
+	// path where it found nothing (knowledge.Call.NoRowIsError: GORM
+	// First, QueryRow's Scan, sqlx Get; a helper returning such an error,
+	// or its own sentinel, whenever nothing was found): the non-nil side
+	// of err == nil then covers the found-nothing case, with the other
+	// failures. A lookup whose "nothing matched" is no error (GORM Find,
+	// xorm Get, a count, a helper returning nil, nil) never has it.
+	ErrWhenNotFound bool
+	// Inserted is, for an insert of a model, the model value given to the
+	// library (a pointer to the struct, or the struct), which a summary
+	// records as inserted whole when it is the function's parameter
+	// (InsertFact.WholeParam).
+	Inserted ssa.Value
 	// update marks an UPDATE used as a lookup (RowsAffected == 0, then
 	// insert); it is not summarised for callers.
 	update bool
@@ -190,6 +203,9 @@ type LookupFact struct {
 	NilErrNotFound bool
 	// Narrowed: the lookup filters by more than Columns (RowOp.Narrowed).
 	Narrowed bool
+	// ErrWhenNotFound: the error result is not nil whenever nothing was
+	// found (RowOp.ErrWhenNotFound).
+	ErrWhenNotFound bool
 }
 
 // An InsertFact is an insert a function performs keyed by its parameters.
@@ -204,6 +220,14 @@ type InsertFact struct {
 	Desc          string
 	Conflict      *RowConflict
 	HandlesUnique bool
+	// WholeParam is the parameter (SSA numbering, receiver first) holding
+	// the model the function inserts as it was given (func (m *T) Create()
+	// error { return db.Create(m).Error }), or -1: the caller's keys are
+	// then the fields it reads from its argument, as for an insert of its
+	// own (ModelKeys), but for the Overwritten ones, which the function
+	// stores before inserting.
+	WholeParam  int
+	Overwritten []string
 }
 
 func (s *Summary) rowParts() []string {
@@ -221,6 +245,9 @@ func (s *Summary) rowParts() []string {
 		if l.HasFound {
 			how += fmt.Sprintf(" found=r%d", l.FoundResult)
 		}
+		if l.ErrWhenNotFound {
+			how += " err-when-not-found"
+		}
 		parts = append(parts, fmt.Sprintf("lookup(%s %s%s)", l.Table+l.Model, refs(l.Columns, l.Fields, l.Params), how))
 	}
 	for _, i := range s.Inserts {
@@ -230,6 +257,9 @@ func (s *Summary) rowParts() []string {
 		}
 		if i.HandlesUnique {
 			extra += " catches-unique"
+		}
+		if i.WholeParam >= 0 {
+			extra += fmt.Sprintf(" whole=p%d", i.WholeParam)
 		}
 		parts = append(parts, fmt.Sprintf("insert(%s %s%s)", i.Table+i.Model, refs(i.Columns, i.Fields, i.Params), extra))
 	}
@@ -355,6 +385,7 @@ func (e *extractor) libraryRow(call ssa.CallInstruction, site knowledge.Site) []
 		}
 		op.Handle, op.Lib, op.FromLibrary = h, sqlLib(site), true
 		op.NilResult = -1
+		op.ErrWhenNotFound = op.Kind == Lookup && !op.update && row.NoRowIsError() && EmptyWhenNotFound(stmt)
 		// A value that is zero when no row matched says so itself (n == 0).
 		op.CountsFound = row.Result == knowledge.ScalarResult
 		op.Desc = op.Kind.String() + " of " + op.Table + " (" + CalleeName(site) + ")"
@@ -370,6 +401,10 @@ func (e *extractor) libraryRow(call ssa.CallInstruction, site knowledge.Site) []
 	case knowledge.Find, knowledge.Insert, knowledge.FirstOrCreate:
 		if l := libraryAt(site); l != nil && l.Row != nil {
 			if op := l.Row(site); op != nil {
+				// A finder whose row says it fails when nothing matched; the
+				// library's hook sets it where the arguments decide (a
+				// single model's Scan).
+				op.ErrWhenNotFound = op.ErrWhenNotFound || (op.Kind == Lookup && !op.CountsFound && row.ErrNoRow)
 				return []*RowOp{op}
 			}
 		}
@@ -465,6 +500,24 @@ func StatementRow(stmt *sqltext.Statement, bind func(sqltext.Placeholder) ssa.Va
 		return op
 	}
 	return nil
+}
+
+// EmptyWhenNotFound reports whether a SELECT returns no row when its
+// WHERE matches none: it reads its columns (or constants) from one table,
+// with no aggregate, as SELECT count(*) or SELECT EXISTS (...) do, which
+// return a row either way.
+func EmptyWhenNotFound(stmt *sqltext.Statement) bool {
+	if stmt == nil || stmt.Kind != sqltext.KindSelect || stmt.Table.Name == "" || stmt.Where == nil || len(stmt.From) > 0 || len(stmt.SelectList) == 0 {
+		return false
+	}
+	for _, c := range stmt.SelectList {
+		switch c.Expr.Kind {
+		case sqltext.ExprColumn, sqltext.ExprStar, sqltext.ExprLiteral:
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 func isErrorType(t types.Type) bool {

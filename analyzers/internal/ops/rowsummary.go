@@ -59,15 +59,23 @@ func (e *extractor) helperRows(call ssa.CallInstruction) []*RowOp {
 		}
 		ops = append(ops, &RowOp{Kind: Lookup, Table: l.Table, Model: model(l.Model), Keys: ks, Lib: l.Lib, Handle: handle(l.Handle),
 			Desc: l.Desc, Via: name, NilResult: l.NilResult, Sentinel: l.Sentinel, Propagates: l.Propagates,
-			FoundResult: l.FoundResult, HasFound: l.HasFound, NilErrNotFound: l.NilErrNotFound, Narrowed: l.Narrowed})
+			FoundResult: l.FoundResult, HasFound: l.HasFound, NilErrNotFound: l.NilErrNotFound, Narrowed: l.Narrowed,
+			ErrWhenNotFound: l.ErrWhenNotFound})
 	}
 	for _, in := range s.Inserts {
 		ks := keys(in.Columns, in.Fields, in.Params)
-		if len(ks) == 0 || (in.Model != "" && model(in.Model) == nil) {
+		var inserted ssa.Value
+		if in.WholeParam >= 0 && in.WholeParam < len(args) && in.Model != "" {
+			// The argument inserted as it is: keyed by what the caller
+			// reads from it, as an insert of its own would be.
+			inserted = args[in.WholeParam]
+			ks = addGivenKeys(ks, inserted, in.Overwritten)
+		}
+		if (len(ks) == 0 && inserted == nil) || (in.Model != "" && model(in.Model) == nil) {
 			continue
 		}
 		ops = append(ops, &RowOp{Kind: Insert, Table: in.Table, Model: model(in.Model), Keys: ks, Lib: in.Lib, Handle: handle(in.Handle),
-			Desc: in.Desc, Via: name, Conflict: in.Conflict, HandlesUnique: in.HandlesUnique, NilResult: -1})
+			Desc: in.Desc, Via: name, Conflict: in.Conflict, HandlesUnique: in.HandlesUnique, NilResult: -1, Inserted: inserted})
 	}
 	return ops
 }
@@ -102,7 +110,11 @@ func (e *extractor) rowSummary(fn *ssa.Function, s *Summary) *Summary {
 				params = append(params, ref)
 			}
 		}
-		if !ok {
+		whole, overwritten := -1, []string(nil)
+		if op.Kind == Insert && op.Inserted != nil && op.Model != nil {
+			whole, overwritten = wholeParam(fn, op.Inserted)
+		}
+		if !ok && whole < 0 {
 			continue
 		}
 		handle := -1
@@ -136,19 +148,23 @@ func (e *extractor) rowSummary(fn *ssa.Function, s *Summary) *Summary {
 					propagates, sentinel = false, op.Sentinel
 				}
 			}
+			// Its error is not nil whenever nothing was found: the caller's
+			// err == nil has found nothing on its other side.
+			errNF := op.ErrWhenNotFound && !nilErr && (op.Instr == nil || errWhenNotFound(fn, op))
 			found, hasFound := -1, false
 			if nilRes < 0 && sentinel == "" && !nilErr {
 				found, hasFound = foundResult(fn, op)
-				if !hasFound && !propagates {
+				if !hasFound && !propagates && !errNF {
 					continue
 				}
 			}
 			s.Lookups = append(s.Lookups, LookupFact{FoundResult: found, HasFound: hasFound, Table: op.Table, Model: modelName, Columns: cols, Fields: fields, Params: params, Handle: handle,
-				Lib: op.Lib, Desc: op.Evidence(), NilResult: nilRes, Sentinel: sentinel, Propagates: propagates, NilErrNotFound: nilErr, Narrowed: op.Narrowed})
+				Lib: op.Lib, Desc: op.Evidence(), NilResult: nilRes, Sentinel: sentinel, Propagates: propagates, NilErrNotFound: nilErr, Narrowed: op.Narrowed,
+				ErrWhenNotFound: errNF})
 		case Insert:
 			s.Inserts = append(s.Inserts, InsertFact{Table: op.Table, Model: modelName, Columns: cols, Fields: fields, Params: params, Handle: handle,
 				Lib: op.Lib, Desc: op.Evidence(), Conflict: op.Conflict,
-				HandlesUnique: op.HandlesUnique || e.ChecksUnique(fn, errOf(op.Instr))})
+				HandlesUnique: op.HandlesUnique || e.ChecksUnique(fn, errOf(op.Instr)), WholeParam: whole, Overwritten: overwritten})
 		}
 	}
 	for i, p := range fn.Params {
