@@ -136,9 +136,10 @@ type RowOp struct {
 	// library's); CountsFound for a lookup whose result 0 is the answer
 	// (ent Exist, Count).
 	FromLibrary, CountsFound bool
-	// update marks an UPDATE used as a lookup (RowsAffected == 0, then
-	// insert); it is not summarised for callers.
-	update bool
+	// ByUpdate marks an UPDATE used as a lookup (RowsAffected == 0, or
+	// the count a library's update returns is 0, then insert); it is not
+	// summarised for callers.
+	ByUpdate bool
 }
 
 // Pos returns the position of the operation's call.
@@ -363,7 +364,9 @@ func (e *extractor) libraryRow(call ssa.CallInstruction, site knowledge.Site) []
 			op.Desc = "the INSERT into " + op.Table
 		}
 		return []*RowOp{op}
-	case knowledge.Find, knowledge.Insert, knowledge.FirstOrCreate:
+	case knowledge.Find, knowledge.Insert, knowledge.FirstOrCreate, knowledge.Update:
+		// An update is a lookup when the library returns its count
+		// (RowOp.ByUpdate).
 		if l := libraryAt(site); l != nil && l.Row != nil {
 			if op := l.Row(site); op != nil {
 				return []*RowOp{op}
@@ -418,7 +421,7 @@ func StatementRow(stmt *sqltext.Statement, bind func(sqltext.Placeholder) ssa.Va
 		if stmt.Table.Name == "" || stmt.Where == nil || len(stmt.From) > 0 {
 			return nil
 		}
-		op := &RowOp{Kind: Lookup, Table: stmt.Table.Name, update: true}
+		op := &RowOp{Kind: Lookup, Table: stmt.Table.Name, ByUpdate: true}
 		for _, c := range stmt.Where.Comparisons {
 			if !c.Conjunct || !c.Equality() || c.Operand.Kind != sqltext.OperandPlaceholder || len(c.Operand.Placeholders) != 1 || !stmt.TargetColumn(c.Column) {
 				continue

@@ -151,7 +151,7 @@ func (e *extractor) helperReads(call *ssa.Call) []*ColumnRead {
 			rd.Handle = Root(args[r.Handle])
 		}
 		if l := libraryNamed(r.Lib); l != nil && l.ModelColumns != nil {
-			rd.Table, rd.ColumnOf = l.ModelColumns(model)
+			rd.Table, rd.ColumnOf = l.ModelColumns(call.Parent(), model)
 		}
 		out = append(out, rd)
 	}
@@ -184,7 +184,7 @@ func (e *extractor) helperWrites(fn *ssa.Function, call *ssa.Call) []*ColumnWrit
 		var columnOf func(string) (string, bool)
 		table := ""
 		if l := libraryNamed(w.Lib); l != nil && l.ModelColumns != nil {
-			table, columnOf = l.ModelColumns(model)
+			table, columnOf = l.ModelColumns(fn, model)
 		}
 		for _, st := range FieldStores(fn, addr) {
 			f := ssaval.FieldOf(st.Addr.(*ssa.FieldAddr))
