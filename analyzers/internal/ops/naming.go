@@ -2,7 +2,9 @@ package ops
 
 import (
 	"go/types"
+	"runtime"
 	"sync"
+	"weak"
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ssa"
@@ -18,17 +20,15 @@ import (
 // each package sees here, and the hooks ask Naming with the function they
 // look at.
 //
-// The table is keyed by import path and holds one package each, so that
-// a long-lived driver (gopls) analysing a package again replaces its
-// entry instead of keeping every version; the entry answers only for the
-// very *types.Package it was made for. Packages that see no setting have
-// no entry.
-var namings sync.Map // import path -> packageNaming
-
-type packageNaming struct {
-	pkg *types.Package
-	by  map[string][]string // library name -> settings
-}
+// The table is keyed by a weak pointer to the package: the test variant
+// of a path (pkg [pkg.test]) is another *types.Package, analysed beside
+// it, and a long-lived driver (gopls) analyses a package again as a new
+// one; an entry is dropped when its package is collected, so the table
+// keeps no package alive. Packages that see no setting have no entry.
+var (
+	namingsMu sync.Mutex
+	namings   = map[weak.Pointer[types.Package]]map[string][]string{} // library name -> settings
+)
 
 // recordNaming records the settings pass's package sees, for each
 // registered library.
@@ -39,11 +39,21 @@ func recordNaming(pass *analysis.Pass) {
 			by[l.Name] = n
 		}
 	}
+	key := weak.Make(pass.Pkg)
+	namingsMu.Lock()
+	defer namingsMu.Unlock()
 	if len(by) == 0 {
-		namings.Delete(pass.Pkg.Path())
+		delete(namings, key)
 		return
 	}
-	namings.Store(pass.Pkg.Path(), packageNaming{pkg: pass.Pkg, by: by})
+	if _, had := namings[key]; !had {
+		runtime.AddCleanup(pass.Pkg, func(k weak.Pointer[types.Package]) {
+			namingsMu.Lock()
+			delete(namings, k)
+			namingsMu.Unlock()
+		}, key)
+	}
+	namings[key] = by
 }
 
 // Naming returns the settings of library lib's naming of its models that
@@ -64,9 +74,7 @@ func Naming(fn *ssa.Function, lib string) []string {
 	if pkg == nil {
 		return nil
 	}
-	v, ok := namings.Load(pkg.Path())
-	if !ok || v.(packageNaming).pkg != pkg {
-		return nil
-	}
-	return v.(packageNaming).by[lib]
+	namingsMu.Lock()
+	defer namingsMu.Unlock()
+	return namings[weak.Make(pkg)][lib]
 }
