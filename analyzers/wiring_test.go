@@ -24,7 +24,7 @@ import (
 // package's findings against that package's own // want comments) cannot
 // check them.
 var wiringFixtures = []string{
-	"./cleanarch/...", // use cases over their own repository interfaces; database/sql and GORM stores; app binds them
+	"./cleanarch/...", // use cases over their own repository interfaces; database/sql and GORM stores, one or two per interface; app binds them
 }
 
 // TestWiring runs the whole suite over each program, as the standalone

@@ -3,6 +3,7 @@ package checkinsert
 import (
 	_ "embed"
 	"fmt"
+	"go/token"
 	"go/types"
 	"slices"
 	"strings"
@@ -81,11 +82,12 @@ func check(r *report.Reporter, res *ops.Result, sch *schema.Schema, fn *ssa.Func
 			if in.Conflict.Covers(key) || in.HandlesUnique {
 				continue
 			}
-			// An update-then-insert whose unique violation is caught
-			// handles the race only when it then updates the row the
-			// other caller inserted.
-			caught := res.ChecksUnique(fn, ops.ErrOf(in.Instr))
-			if caught && (!lk.ByUpdate || updatesAgain(lookups, in, key)) {
+			// Catching the unique violation, or reading the row again
+			// on the insert's error, handles the race; after an update
+			// that found nothing, only when the row is then updated
+			// again: the second caller meant to write it.
+			handled := res.ChecksUnique(fn, ops.ErrOf(in.Instr)) || rereadsOnError(res, sch, fn, in)
+			if handled && (!lk.ByUpdate || updatesAgain(lookups, in, key)) {
 				continue
 			}
 			if protected(res, fn, lk) {
@@ -102,7 +104,7 @@ func check(r *report.Reporter, res *ops.Result, sch *schema.Schema, fn *ssa.Func
 				r.Report(report.Finding{
 					Pos:     in.Pos(),
 					Rule:    "race",
-					Message: raceMessage(sch, lk, in, key, caught),
+					Message: raceMessage(sch, lk, in, key, handled),
 					Related: related(lk, nil),
 				})
 			}
@@ -225,12 +227,13 @@ func related(lk, in *ops.RowOp) []analysis.RelatedInformation {
 	return rel
 }
 
-func raceMessage(sch *schema.Schema, lk, in *ops.RowOp, key []string, caught bool) string {
+func raceMessage(sch *schema.Schema, lk, in *ops.RowOp, key []string, handled bool) string {
 	cols := strings.Join(key, ", ")
-	if caught {
-		// An update-then-insert that catches the violation and gives up.
+	if handled {
+		// An update-then-insert that handles the failed insert but
+		// does not write the row.
 		return fmt.Sprintf("insert into %s after %s found no row with that %s (%s): two concurrent callers both update nothing and both insert; "+
-			"the second caller's unique violation is caught but answered without updating the row the first one inserted, so it fails instead; "+
+			"the second caller's failed insert (its unique violation) is handled without updating the row the first one inserted, so its update is not made; "+
 			"write the row in one statement (INSERT ... ON CONFLICT (%s) DO UPDATE, or ON DUPLICATE KEY UPDATE), or run the update again when the insert's unique violation is caught",
 			in.Table, lk.Evidence(), cols, in.Evidence(), cols)
 	}
@@ -296,7 +299,7 @@ func seeding(lk *ops.RowOp) bool {
 }
 
 func checkFirstOrCreate(r *report.Reporter, res *ops.Result, sch *schema.Schema, fn *ssa.Function, op *ops.RowOp) {
-	if res.ChecksUnique(fn, ops.ErrOf(op.Instr)) || seeding(op) {
+	if res.ChecksUnique(fn, ops.ErrOf(op.Instr)) || seeding(op) || rereadsOnError(res, sch, fn, op) {
 		return
 	}
 	table := ""
@@ -319,6 +322,99 @@ func checkFirstOrCreate(r *report.Reporter, res *ops.Result, sch *schema.Schema,
 		Rule:    "firstorcreate",
 		Message: dialect.For(op.Lib).LookupOrInsert(table),
 	})
+}
+
+// rereadsOnError reports whether, where op's error is not nil, the
+// function looks a row of op's table up again: the row a concurrent caller
+// inserted first is read back, the broad form of catching the unique
+// violation (any error of the insert answered by reading the row).
+func rereadsOnError(res *ops.Result, sch *schema.Schema, fn *ssa.Function, op *ops.RowOp) bool {
+	failed := errorBranches(fn, ops.ErrOf(op.Instr))
+	if len(failed) == 0 {
+		return false
+	}
+	table := tableOf(sch, op)
+	if table == "" {
+		return false
+	}
+	inFailed := func(instr ssa.Instruction) bool {
+		for _, b := range failed {
+			if b.Dominates(instr.Block()) {
+				return true
+			}
+		}
+		return false
+	}
+	for _, lk := range res.Rows(fn) {
+		if lk.Kind == ops.Lookup && lk.Instr != op.Instr && strings.EqualFold(tableOf(sch, lk), table) && inFailed(lk.Instr) {
+			return true
+		}
+	}
+	// A read of the model the lookup keys are not understood for
+	// (First(folder, *folder)): the library's finder, into the table's
+	// model.
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			call, ok := instr.(ssa.CallInstruction)
+			if !ok || call == op.Instr || !inFailed(instr) {
+				continue
+			}
+			site, ok := knowledge.Resolve(call.Common())
+			if !ok || site.Row == nil || site.Row.Kind != knowledge.Find {
+				continue
+			}
+			if m := ops.ModelType(site.RoleArg(knowledge.Dest)); m != nil {
+				if t, ok := sch.Table(m); ok && strings.EqualFold(t, table) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// tableOf names the table op reads or writes, "" when not known.
+func tableOf(sch *schema.Schema, op *ops.RowOp) string {
+	if op.Table != "" || op.Model == nil {
+		return op.Table
+	}
+	t, _ := sch.Table(op.Model)
+	return t
+}
+
+// errorBranches returns the blocks entered only when err is not nil.
+func errorBranches(fn *ssa.Function, err ssa.Value) []*ssa.BasicBlock {
+	if err == nil {
+		return nil
+	}
+	var out []*ssa.BasicBlock
+	for _, b := range fn.Blocks {
+		if len(b.Instrs) == 0 || len(b.Succs) != 2 {
+			continue
+		}
+		ifi, ok := b.Instrs[len(b.Instrs)-1].(*ssa.If)
+		if !ok {
+			continue
+		}
+		cmp, ok := ifi.Cond.(*ssa.BinOp)
+		if !ok || (cmp.Op != token.EQL && cmp.Op != token.NEQ) {
+			continue
+		}
+		for _, pair := range [2][2]ssa.Value{{cmp.X, cmp.Y}, {cmp.Y, cmp.X}} {
+			c, isConst := pair[1].(*ssa.Const)
+			if !isConst || !c.IsNil() || ssaval.Unwrap(pair[0]) != ssaval.Unwrap(err) {
+				continue
+			}
+			succ := b.Succs[0] // err != nil
+			if cmp.Op == token.EQL {
+				succ = b.Succs[1]
+			}
+			if len(succ.Preds) == 1 {
+				out = append(out, succ)
+			}
+		}
+	}
+	return out
 }
 
 // savedAfter reports whether the outcome of a FirstOrCreate into dest is

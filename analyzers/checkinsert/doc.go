@@ -88,7 +88,14 @@
 // same Go value (or the
 // same field of one value) is bound to the lookup's predicate and to the
 // inserted column, and both address the same table; column names alone are
-// not evidence.
+// not evidence. A model filled from a request by a helper that copies the
+// request's fields into it on every call (c.Generate(&data), in a package
+// of DTOs) holds the request's fields as its keys. The helpers may sit
+// behind an interface their caller declares and another package
+// implements: the package that binds the interface to its one
+// implementation reports the caller's insert (in the standalone driver
+// and golangci-lint; go vet and gopls analyse each package apart and
+// cannot).
 //
 // # Example
 //
@@ -105,7 +112,9 @@
 //
 //	res, err := db.ExecContext(ctx, `INSERT INTO users (email) VALUES ($1) ON CONFLICT (email) DO NOTHING`, email)
 //
-// Silent: catch the unique violation of the concurrent insert and re-read.
+// Silent: catch the unique violation of the concurrent insert and re-read
+// (or answer any error of the insert, or of FirstOrCreate, by reading the
+// row again).
 //
 //	_, err = users.Create(ctx, email, name)
 //	var pgErr *pgconn.PgError
@@ -136,10 +145,11 @@
 //
 // # What silences it
 //
-//   - the insert's error is checked for a unique violation (after an
-//     UPDATE that found nothing, only when the row is then updated
-//     again: an update-then-insert that answers the violation with an
-//     error makes the second caller fail instead of updating): errors.As into
+//   - the insert's error is checked for a unique violation, or answered
+//     by reading the row again (after an UPDATE that found nothing, only
+//     when the row is then updated again: an update-then-insert that
+//     answers the violation with an error or a read makes the second
+//     caller's update not happen): errors.As into
 //     *pgconn.PgError, *pq.Error, *mysql.MySQLError or sqlite3.Error with
 //     the code compared to a unique-violation code (23505, 1062, 2067,
 //     1555), errors.Is with gorm.ErrDuplicatedKey, ent's IsConstraintError,

@@ -170,7 +170,7 @@ func match(sch *schema.Schema, rd *ops.ColumnRead, w *ops.ColumnWrite) (string, 
 		})
 		return col, load
 	case rd.Table != "" && w.Table != "" && strings.EqualFold(rd.Table, w.Table):
-		if !sameRow(rd.Keys, w.Keys) {
+		if !sameRow(rd.Keys, w.Keys) && !keyedByScan(rd, w.Keys) {
 			return "", nil
 		}
 		var dests []ssa.Value
@@ -203,6 +203,25 @@ func keyedByRow(sch *schema.Schema, rd *ops.ColumnRead, keys []ops.KeyValue) boo
 	for _, k := range keys {
 		if f := rowField(k.Value, rd.ModelAddr); f != nil {
 			if c, ok := sch.Column(rd.Model, f.Name()); ok && strings.EqualFold(c, k.Column) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// keyedByScan reports whether a key column of the write is pinned to the
+// value the read scanned from that column of its row (UPDATE ... WHERE id
+// = $2 with the id the SELECT returned): the write is of the row read,
+// whatever the read's keys were.
+func keyedByScan(rd *ops.ColumnRead, keys []ops.KeyValue) bool {
+	for _, k := range keys {
+		load, ok := ssaval.Unwrap(k.Value).(*ssa.UnOp)
+		if !ok || load.Op != token.MUL {
+			continue
+		}
+		for _, c := range rd.Cols {
+			if strings.EqualFold(c.Column, k.Column) && ops.SameAddr(load.X, c.Addr) {
 				return true
 			}
 		}

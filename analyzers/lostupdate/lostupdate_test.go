@@ -12,7 +12,7 @@ import (
 )
 
 var fixtures = []string{
-	"./lostupdate/ledger",       // database/sql, sqlx and pgx: SELECT then UPDATE with a value computed in Go
+	"./lostupdate/ledger",       // database/sql, sqlx and pgx: SELECT then UPDATE with a value computed in Go, by the key read or by the id the SELECT returned
 	"./lostupdate/counters",     // GORM: First then Save, Update, UpdateColumn, Updates(map)
 	"./lostupdate/gormfix",      // GORM Update of the old value plus or minus a delta, with its fix
 	"./lostupdate/bunsvc",       // bun Scan, then NewUpdate of the model, Set and SetColumn
@@ -57,5 +57,5 @@ func TestRelated(t *testing.T) {
 			assert.Contains(t, d.Related[0].Message, "the read: ")
 		}
 	}
-	assert.Equal(t, 66, n)
+	assert.Equal(t, 68, n)
 }

@@ -61,6 +61,17 @@
 // (a gorp Update of a table registered with SetVersionCol does).
 // On a versioned row only noversion reports the write.
 //
+// An update without the predicate loses something only when it writes
+// back values read earlier or overwrites what the versioned writers
+// change. So a blind write is not reported: one whose function reads
+// nothing of the table before it and that sets only named columns none
+// of the package's version-comparing updates of the table assigns (an
+// owner reference set from the request, where the edits that compare
+// the version change the title and the body). When the package has no
+// version-comparing update of the table, or one writing every column
+// (Save), what the versioned writers change is not known apart, and the
+// write is reported.
+//
 // # Example
 //
 // Reported (noversion/predicate), and its fix:

@@ -53,9 +53,10 @@ func run(pass *analysis.Pass) (any, error) {
 			return nil
 		}
 		vs := res.Versioning(sch, cfg)
+		guarded := guardedColumns(res, vs)
 		return func(fn *ssa.Function) {
 			for _, u := range res.Updates(fn) {
-				if w := resolve(vs, fn, u); w != nil {
+				if w := resolve(vs, fn, u); w != nil && !blind(res, vs, guarded, w) {
 					check(r, res, w)
 				}
 			}
@@ -254,4 +255,64 @@ func locked(res *ops.Result, w *write, kind func(*ops.Op) bool) bool {
 func compares(w *write) bool {
 	v := w.version
 	return w.u.ComparesColumn(v.Column) || (v.Field != "" && containsFold(w.u.WhereFields, v.Field))
+}
+
+// guardedColumns returns, by table, the columns the package's versioned
+// writers assign: the updates that compare the version column.
+func guardedColumns(res *ops.Result, vs *ops.Versioning) map[string]map[string]bool {
+	out := map[string]map[string]bool{}
+	for _, fn := range res.Funcs {
+		for _, u := range res.Updates(fn) {
+			w := resolve(vs, fn, u)
+			if w == nil || !compares(w) {
+				continue
+			}
+			t := strings.ToLower(w.table)
+			if out[t] == nil {
+				out[t] = map[string]bool{}
+			}
+			for _, c := range u.Assigns {
+				out[t][strings.ToLower(c)] = true
+			}
+		}
+	}
+	return out
+}
+
+// blind reports whether w overwrites nothing a versioned writer changed:
+// the function reads nothing of the row before it, and it sets only
+// columns, named, that none of the package's updates comparing the
+// version assigns, when the package has such updates of the table (their
+// columns are then known) (an owner reference set from the request, where the edits that
+// compare the version change the title and the body). Without the
+// predicate such a write loses nothing: it neither writes back values
+// read earlier nor overwrites the versioned writers' columns.
+func blind(res *ops.Result, vs *ops.Versioning, guarded map[string]map[string]bool, w *write) bool {
+	u := w.u
+	cols := guarded[strings.ToLower(w.table)]
+	if len(u.Assigns) == 0 || len(cols) == 0 || cols["*"] {
+		// No versioned writer seen here, or one writing every column:
+		// what it changes is not known to be apart.
+		return false
+	}
+	for _, c := range u.Assigns {
+		if c == "*" || cols[strings.ToLower(c)] || strings.EqualFold(c, w.version.Column) {
+			return false
+		}
+	}
+	for _, rd := range res.ColumnReads(w.fn) {
+		t := rd.Table
+		if rd.Model != nil {
+			t, _ = vs.Schema().Table(rd.Model)
+		}
+		if strings.EqualFold(t, w.table) && ops.Reaches(rd.Instr, u.Instr, nil) {
+			return false
+		}
+	}
+	for _, op := range res.Rows(w.fn) {
+		if op.Kind == ops.Lookup && strings.EqualFold(op.Table, w.table) && ops.Reaches(op.Instr, u.Instr, nil) {
+			return false
+		}
+	}
+	return true
 }

@@ -81,8 +81,33 @@ func checkCompleted(pass *analysis.Pass, setup func(r *report.Reporter, res *Res
 	for _, d := range findings(c.plain) {
 		seen[key{d.Pos, d.Category, d.Message}] = true
 	}
-	for _, d := range findings(c.bound) {
-		if !seen[key{d.Pos, d.Category, d.Message}] {
+	// With several implementations of an interface, each variant binds
+	// another: a finding is reported only where every variant has it
+	// (at the same position, by the same rule), with the first's words.
+	type site struct {
+		pos      token.Pos
+		category string
+	}
+	var first []analysis.Diagnostic
+	count := map[site]int{}
+	for i, res := range c.bound {
+		here := map[site]bool{}
+		for _, d := range findings(res) {
+			if seen[key{d.Pos, d.Category, d.Message}] {
+				continue
+			}
+			s := site{d.Pos, d.Category}
+			if !here[s] {
+				here[s] = true
+				count[s]++
+			}
+			if i == 0 {
+				first = append(first, d)
+			}
+		}
+	}
+	for _, d := range first {
+		if count[site{d.Pos, d.Category}] == len(c.bound) {
 			pass.Report(d)
 		}
 	}

@@ -35,6 +35,9 @@ type extractor struct {
 	// resolved through them.
 	bound      map[string]*boundMethod
 	boundCalls map[ssa.CallInstruction]bool
+	// alts are the interface methods with several implementations (at
+	// most maxAlternatives), for completions (wiring.go).
+	alts map[string][]*boundMethod
 	rx         *requestExt // requests and retries (request.go, retry.go)
 	rowx       *rowExt     // lookups and inserts (rows.go)
 	// origin says which packages are the standard library's.
@@ -44,6 +47,10 @@ type extractor struct {
 	// it.
 	genMu sync.Mutex
 	gen   map[*ssa.Function]generatedFunc
+	// lazy serialises what the Result's methods compute on demand
+	// (rows, reads, writes, updates, retried sends, memoised summaries):
+	// the analyzers consuming one Result run at once.
+	lazy sync.Mutex
 }
 
 func newExtractor(imported func(*types.Func) *Summary, networkFuncs []string, orig *origin.Packages) *extractor {

@@ -86,14 +86,23 @@ func runFacts(pass *analysis.Pass) (any, error) {
 	if len(open) > 0 {
 		openPackages.Store(pass.Pkg, src)
 	}
+	var copies map[*types.Func][]FieldCopy
+	if programPackage(pass) {
+		copies = copiesOf(pass.Files, pass.TypesInfo)
+	}
 	if !(needsBodies(pass, configured) || mayRetry(pass)) {
 		if len(open) > 0 {
 			pass.ExportPackageFact(&Wiring{Open: open})
+		}
+		// A package of DTOs: its copying helpers are what importers need.
+		for obj, c := range copies {
+			pass.ExportObjectFact(obj, &Summary{Copies: c})
 		}
 		return facts, nil
 	}
 	recordNaming(pass)
 	funcs := buildPackageSSA(src)
+	registerCopies(funcs, copies, facts.Imported)
 	extractorFor := func(src sourcePackage, funcs []*ssa.Function) *extractor {
 		e := newExtractor(facts.Imported, networkFuncs, orig)
 		e.rx = newRequestExt(src.info, cfg, funcs)
@@ -109,9 +118,13 @@ func runFacts(pass *analysis.Pass) (any, error) {
 		if !ok || fn.Parent() != nil {
 			continue
 		}
-		if s := e.summary(fn); !s.empty() {
+		s := e.summary(fn)
+		exported = exported || !s.empty()
+		if c := copies[obj]; len(c) > 0 {
+			s = withCopies(s, c)
+		}
+		if !s.empty() {
 			pass.ExportObjectFact(obj, s)
-			exported = true
 		}
 	}
 	for m, fn := range e.impls {

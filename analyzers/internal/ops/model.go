@@ -92,6 +92,7 @@ func StructKeys(v ssa.Value) []KeyValue {
 			}
 		}
 	}
+	keys = append(keys, copiedKeys(alloc, keys)...)
 	if keys == nil {
 		keys = []KeyValue{}
 	}

@@ -40,6 +40,10 @@ func (r *Result) Release(pass *analysis.Pass) {
 			return
 		}
 	}
+	forgetCopies(r.Funcs)
+	for _, c := range r.completions {
+		forgetCopies(c.Funcs)
+	}
 	r.Funcs, r.txParams, r.e, r.completions = nil, nil, nil, nil
 	if r.facts != nil {
 		r.facts.Funcs, r.facts.e, r.facts.completions = nil, nil, nil

@@ -57,7 +57,11 @@ type Result struct {
 }
 
 // Ops returns the operations of fn.
-func (r *Result) Ops(fn *ssa.Function) []*Op { return r.e.Ops(fn) }
+func (r *Result) Ops(fn *ssa.Function) []*Op {
+	r.e.lazy.Lock()
+	defer r.e.lazy.Unlock()
+	return r.e.Ops(fn)
+}
 
 // InTx reports whether the handle root is a transaction: a Begin, a
 // value of a transaction type, the transaction parameter of a callback
@@ -127,7 +131,11 @@ func runResult(pass *analysis.Pass) (any, error) {
 	r = newResult(facts.Funcs, facts.e)
 	r.facts, r.openSpans = facts, facts.openSpans
 	for _, c := range facts.completions {
-		r.completions = append(r.completions, &completed{Completion: c, plain: newResult(c.Funcs, c.plain), bound: newResult(c.Funcs, c.bound)})
+		done := &completed{Completion: c, plain: newResult(c.Funcs, c.plain)}
+		for _, x := range c.bound {
+			done.bound = append(done.bound, newResult(c.Funcs, x))
+		}
+		r.completions = append(r.completions, done)
 	}
 	return r, nil
 }
@@ -152,7 +160,8 @@ func newResult(funcs []*ssa.Function, e *extractor) *Result {
 // with the bindings of the package under analysis.
 type completed struct {
 	*Completion
-	plain, bound *Result
+	plain *Result
+	bound []*Result
 }
 
 // FuncName names fn for messages: its own name, or for a closure the

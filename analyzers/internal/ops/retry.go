@@ -201,6 +201,8 @@ func (k AttemptKey) String() string {
 // fn, in instruction order: requests sent by fn's own calls, then those
 // of a named function fn hands to a retry wrapper.
 func (r *Result) RetriedSends(fn *ssa.Function) []RetriedSend {
+	r.e.lazy.Lock()
+	defer r.e.lazy.Unlock()
 	e := r.e
 	var out []RetriedSend
 	for _, s := range e.sendsIn(fn) {

@@ -39,6 +39,10 @@ func keyOf(v ssa.Value) valKey {
 		case *ssa.Convert:
 			v = x.X
 			continue
+		case *copiedField:
+			path = append([]string{x.Field}, path...)
+			v = x.Base
+			continue
 		case *ssa.FreeVar:
 			if b := binding(x); b != nil {
 				v = b
@@ -81,7 +85,18 @@ func keyOf(v ssa.Value) valKey {
 // SameKey reports whether two key values are the same value, or the same
 // field of one value.
 func SameKey(a, b ssa.Value) bool {
-	ka, kb := keyOf(a), keyOf(b)
+	// A field a helper copied into the row is both the field it was
+	// copied from and the row's own field.
+	if c, ok := a.(*copiedField); ok && sameKey(c.rowSide(), keyOf(b)) {
+		return true
+	}
+	if c, ok := b.(*copiedField); ok && sameKey(keyOf(a), c.rowSide()) {
+		return true
+	}
+	return sameKey(keyOf(a), keyOf(b))
+}
+
+func sameKey(ka, kb valKey) bool {
 	if ka.base == nil || ka.base != kb.base || len(ka.path) != len(kb.path) {
 		return false
 	}

@@ -270,7 +270,11 @@ func (e *extractor) rowState() *rowExt {
 
 // Rows returns the lookups and inserts of fn, in block and instruction
 // order.
-func (r *Result) Rows(fn *ssa.Function) []*RowOp { return r.e.Rows(fn) }
+func (r *Result) Rows(fn *ssa.Function) []*RowOp {
+	r.e.lazy.Lock()
+	defer r.e.lazy.Unlock()
+	return r.e.Rows(fn)
+}
 
 // Rows returns the lookups and inserts of fn.
 func (e *extractor) Rows(fn *ssa.Function) []*RowOp {
@@ -472,7 +476,11 @@ func isErrorType(t types.Type) bool {
 
 // ChecksUnique reports whether fn tests err for a unique violation (see
 // extractor.ChecksUnique).
-func (r *Result) ChecksUnique(fn *ssa.Function, err ssa.Value) bool { return r.e.ChecksUnique(fn, err) }
+func (r *Result) ChecksUnique(fn *ssa.Function, err ssa.Value) bool {
+	r.e.lazy.Lock()
+	defer r.e.lazy.Unlock()
+	return r.e.ChecksUnique(fn, err)
+}
 
 // ErrOf returns the error value of a call: its error result, or GORM's
 // Error field of the *gorm.DB it returns; nil if none.

@@ -72,6 +72,9 @@ type Summary struct {
 	// counted, plus one; 0 when none) holding that handle: InTx follows
 	// it in other packages, where Root cannot see the body.
 	BindsHandle int
+	// Copies are the fields it copies from one parameter into another on
+	// every call (copies.go).
+	Copies []FieldCopy
 	// LockedResults are the transactions the function returns after
 	// taking a row lock on them (it begins the transaction, locks rows
 	// FOR UPDATE and hands the transaction to its caller, who commits):
@@ -139,6 +142,9 @@ func (s *Summary) String() string {
 	parts = append(parts, s.requestParts()...)
 	parts = append(parts, s.rowParts()...)
 	parts = append(parts, s.writeParts()...)
+	for _, c := range s.Copies {
+		parts = append(parts, fmt.Sprintf("copy(p%d.%s <- p%d.%s)", c.To, c.ToField, c.From, c.FromField))
+	}
 	if s.Builds != nil {
 		parts = append(parts, s.Builds.String())
 	}
@@ -156,7 +162,7 @@ func (s *Summary) empty() bool {
 		len(s.Sends) == 0 && len(s.Retries) == 0 && len(s.Keys) == 0 && !s.FreshResult &&
 		len(s.Lookups) == 0 && len(s.Inserts) == 0 && len(s.UniqueChecks) == 0 &&
 		len(s.ModelReads) == 0 && len(s.ModelWrites) == 0 &&
-		s.Builds == nil && s.RetryingClient == "" && s.Generated == nil && s.BindsHandle == 0 && len(s.LockedResults) == 0)
+		s.Builds == nil && s.RetryingClient == "" && s.Generated == nil && s.BindsHandle == 0 && len(s.LockedResults) == 0 && len(s.Copies) == 0)
 }
 
 // returnedRoot returns the result that some return of fn gives a value

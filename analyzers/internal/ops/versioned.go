@@ -130,6 +130,8 @@ func containsFoldStr(list []string, s string) bool {
 // Updates returns the UPDATEs fn runs itself (not those of helpers), in
 // block and instruction order.
 func (r *Result) Updates(fn *ssa.Function) []*Update {
+	r.e.lazy.Lock()
+	defer r.e.lazy.Unlock()
 	var out []*Update
 	for _, b := range fn.Blocks {
 		for _, instr := range b.Instrs {

@@ -136,8 +136,19 @@ func (e *extractor) bindings(pass *analysis.Pass, funcs []*ssa.Function, deps []
 		}
 	}
 	for key, impls := range cands {
-		if len(impls) != 1 {
-			continue // two implementations: which one runs is not known
+		if len(impls) > 1 {
+			// Which one runs is not known here. A consumer completed with
+			// each in turn is reported only where all of them agree.
+			if len(impls) <= maxAlternatives {
+				if e.alts == nil {
+					e.alts = map[string][]*boundMethod{}
+				}
+				for _, b := range impls {
+					e.alts[key] = append(e.alts[key], b)
+				}
+				slices.SortFunc(e.alts[key], func(a, b *boundMethod) int { return strings.Compare(a.impl, b.impl) })
+			}
+			continue
 		}
 		for _, b := range impls {
 			if e.bound == nil {
@@ -147,6 +158,33 @@ func (e *extractor) bindings(pass *analysis.Pass, funcs []*ssa.Function, deps []
 		}
 	}
 	return local
+}
+
+// maxAlternatives is the most implementations of one interface a
+// consumer is completed with, each in turn (a store per SQL dialect).
+const maxAlternatives = 3
+
+// variants returns the bindings a consumer is completed with: e.bound
+// alone, or, when some method has several implementations, one map per
+// implementation, the i-th of each interface's (sorted by type) in the
+// i-th.
+func (e *extractor) variants() []map[string]*boundMethod {
+	n := 1
+	for _, impls := range e.alts {
+		n = max(n, len(impls))
+	}
+	out := make([]map[string]*boundMethod, n)
+	for i := range out {
+		m := maps.Clone(e.bound)
+		if m == nil {
+			m = map[string]*boundMethod{}
+		}
+		for key, impls := range e.alts {
+			m[key] = impls[min(i, len(impls)-1)]
+		}
+		out[i] = m
+	}
+	return out
 }
 
 // A localBinding is a conversion made in the package under analysis.
@@ -252,9 +290,10 @@ type Completion struct {
 	src sourcePackage
 	// Funcs are the consumer's source functions; plain extracts their
 	// operations as the consumer's own pass does, bound with the
-	// bindings.
-	Funcs        []*ssa.Function
-	plain, bound *extractor
+	// bindings (one extractor per variant of them).
+	Funcs []*ssa.Function
+	plain *extractor
+	bound []*extractor
 }
 
 // completionKey names the completion of consumer with the bound
@@ -269,7 +308,7 @@ func completionKey(consumer *types.Package, ifaces []string) string {
 // process holds. newExtractor makes an extractor for the consumer's
 // functions as this package's own is made.
 func (e *extractor) complete(pass *analysis.Pass, newExtractor func(sourcePackage, []*ssa.Function) *extractor) (comps []*Completion, keys []string) {
-	if len(e.bound) == 0 {
+	if len(e.bound) == 0 && len(e.alts) == 0 {
 		return nil, nil
 	}
 	done := map[string]bool{}
@@ -307,14 +346,22 @@ func (e *extractor) complete(pass *analysis.Pass, newExtractor func(sourcePackag
 		}
 		src := v.(sourcePackage)
 		funcs := buildPackageSSA(src)
+		registerCopies(funcs, copiesOf(src.files, src.info), e.imported)
 		plain := newExtractor(src, funcs)
-		bound := newExtractor(src, funcs)
-		bound.bound = e.bound
-		for _, fn := range funcs {
-			bound.Ops(fn)
+		var bound []*extractor
+		resolved := false
+		for _, v := range e.variants() {
+			x := newExtractor(src, funcs)
+			x.bound = v
+			for _, fn := range funcs {
+				x.Ops(fn)
+			}
+			resolved = resolved || len(x.boundCalls) > 0
+			bound = append(bound, x)
 		}
 		keys = append(keys, key)
-		if len(bound.boundCalls) == 0 {
+		if !resolved {
+			forgetCopies(funcs)
 			continue
 		}
 		comps = append(comps, &Completion{Pkg: pf.Package, src: src, Funcs: funcs, plain: plain, bound: bound})
@@ -323,11 +370,20 @@ func (e *extractor) complete(pass *analysis.Pass, newExtractor func(sourcePackag
 }
 
 // binds reports whether some method of the interface iface is bound to
-// an implementation that does something (a summary): only then can a
-// completion find more than the consumer's own pass.
+// an implementation that does something (a summary), or to several that
+// all do: only then can a completion find more than the consumer's own
+// pass.
 func (e *extractor) binds(iface string) bool {
+	of := func(key string) bool {
+		return strings.HasPrefix(key, iface+".") && !strings.Contains(key[len(iface)+1:], ".")
+	}
 	for key, b := range e.bound {
-		if strings.HasPrefix(key, iface+".") && !strings.Contains(key[len(iface)+1:], ".") && !b.summary().empty() {
+		if of(key) && !b.summary().empty() {
+			return true
+		}
+	}
+	for key, impls := range e.alts {
+		if of(key) && !slices.ContainsFunc(impls, func(b *boundMethod) bool { return b.summary().empty() }) {
 			return true
 		}
 	}

@@ -103,7 +103,11 @@ func (w *ColumnWrite) Evidence() string {
 
 // ColumnReads returns the single-row reads of fn that scan columns into
 // Go values.
-func (r *Result) ColumnReads(fn *ssa.Function) []*ColumnRead { return columnReads(r.e, fn) }
+func (r *Result) ColumnReads(fn *ssa.Function) []*ColumnRead {
+	r.e.lazy.Lock()
+	defer r.e.lazy.Unlock()
+	return columnReads(r.e, fn)
+}
 
 func columnReads(e *extractor, fn *ssa.Function) []*ColumnRead {
 	var out []*ColumnRead
@@ -296,6 +300,8 @@ func scanCallOn(ref ssa.Instruction, q *ssa.Call) *ssa.Call {
 // ColumnWrites returns the writes of fn that store a Go value into a
 // column.
 func (r *Result) ColumnWrites(fn *ssa.Function) []*ColumnWrite {
+	r.e.lazy.Lock()
+	defer r.e.lazy.Unlock()
 	var out []*ColumnWrite
 	for _, b := range fn.Blocks {
 		for _, instr := range b.Instrs {
