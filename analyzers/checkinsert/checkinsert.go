@@ -79,7 +79,15 @@ func check(r *report.Reporter, res *ops.Result, sch *schema.Schema, fn *ssa.Func
 			if branch == nil {
 				continue
 			}
-			if in.Conflict.Covers(key) || in.HandlesUnique || res.ChecksUnique(fn, ops.ErrOf(in.Instr)) || rereadsOnError(res, sch, fn, in) {
+			if in.Conflict.Covers(key) || in.HandlesUnique {
+				continue
+			}
+			// Catching the unique violation, or reading the row again
+			// on the insert's error, handles the race; after an update
+			// that found nothing, only when the row is then updated
+			// again: the second caller meant to write it.
+			handled := res.ChecksUnique(fn, ops.ErrOf(in.Instr)) || rereadsOnError(res, sch, fn, in)
+			if handled && (!lk.ByUpdate || updatesAgain(lookups, in, key)) {
 				continue
 			}
 			if protected(res, fn, lk) {
@@ -96,7 +104,7 @@ func check(r *report.Reporter, res *ops.Result, sch *schema.Schema, fn *ssa.Func
 				r.Report(report.Finding{
 					Pos:     in.Pos(),
 					Rule:    "race",
-					Message: raceMessage(sch, lk, in, key),
+					Message: raceMessage(sch, lk, in, key, handled),
 					Related: related(lk, nil),
 				})
 			}
@@ -132,6 +140,22 @@ func resolve(sch *schema.Schema, op *ops.RowOp) *ops.RowOp {
 		out.Keys = append(out.Keys, k)
 	}
 	return &out
+}
+
+// updatesAgain reports whether an update-then-insert runs an update of
+// the inserted row's key after the insert (the lookup's own, in a loop,
+// or another): what answers the unique violation of a concurrent insert
+// by writing the row it made.
+func updatesAgain(lookups []*ops.RowOp, in *ops.RowOp, key []string) bool {
+	for _, u := range lookups {
+		if !u.ByUpdate || !strings.EqualFold(u.Table, in.Table) || !ops.Reaches(in.Instr, u.Instr, nil) {
+			continue
+		}
+		if shared := sharedKey(u, in); len(shared) >= len(key) {
+			return true
+		}
+	}
+	return false
 }
 
 // sharedKey returns the columns that the lookup pins and the insert writes
@@ -203,8 +227,16 @@ func related(lk, in *ops.RowOp) []analysis.RelatedInformation {
 	return rel
 }
 
-func raceMessage(sch *schema.Schema, lk, in *ops.RowOp, key []string) string {
+func raceMessage(sch *schema.Schema, lk, in *ops.RowOp, key []string, handled bool) string {
 	cols := strings.Join(key, ", ")
+	if handled {
+		// An update-then-insert that handles the failed insert but
+		// does not write the row.
+		return fmt.Sprintf("insert into %s after %s found no row with that %s (%s): two concurrent callers both update nothing and both insert; "+
+			"the second caller's failed insert (its unique violation) is handled without updating the row the first one inserted, so its update is not made; "+
+			"write the row in one statement (INSERT ... ON CONFLICT (%s) DO UPDATE, or ON DUPLICATE KEY UPDATE), or run the update again when the insert's unique violation is caught",
+			in.Table, lk.Evidence(), cols, in.Evidence(), cols)
+	}
 	if lk.Narrowed {
 		// The lookup also filters by a term not summarised (lower(title)
 		// = lower($2)): the unique key it checks is more than these

@@ -32,6 +32,8 @@ var fixtures = []string{
 	"./checkinsert/gormv1svc",     // GORM v1 (jinzhu/gorm): First, RecordNotFound, Count; Set("gorm:insert_option")
 	"./checkinsert/gorpsvc",       // gorp SelectOne, SelectInt and Get, then Insert of the caller's struct; Exec ON CONFLICT
 	"./checkinsert/xormsvc",       // xorm Get, Exist, Count and GetOrError, then Insert, inline and through repositories (xormrepo); engine.Transaction with ForUpdate
+	"./checkinsert/xormgonic",     // xorm under the GonicMapper its engine package (xormdb) sets: TaskID is task_id; Update whose count is 0, then Insert
+	"./checkinsert/xormmixed",     // xorm with two mappers set (GonicMapper and SnakeMapper): columns they name differently unknown, silent
 	"./checkinsert/gopgsvc",       // go-pg Select, Exists and Count, inline and through a repository in another package; Insert with OnConflict; SelectOrInsert; QueryOne and Exec SQL text
 	"./checkinsert/goqusvc",       // goqu ScanStruct found, Count and database/sql ErrNoRows, then Rows of the caller's struct; OnConflict DoNothing, DoUpdate
 	"./checkinsert/globalsvc",     // package-level handles (GORM, database/sql) with the caller's struct, a validator, an exists-helper returning true, nil / false, nil
@@ -74,5 +76,5 @@ func TestRelated(t *testing.T) {
 			}
 		}
 	}
-	assert.Equal(t, map[string]int{"checkinsert/race": 106, "checkinsert/effect-before-claim": 4, "checkinsert/firstorcreate": 5}, counts)
+	assert.Equal(t, map[string]int{"checkinsert/race": 111, "checkinsert/effect-before-claim": 4, "checkinsert/firstorcreate": 5}, counts)
 }

@@ -45,7 +45,7 @@
 // Only, First, Exist or Count with equality predicates (of a field, or
 // of an edge's foreign key in the row: HasGroupWith(group.ID(v))), gorp
 // SelectOne, SelectInt (0 when nothing matched) or Get by primary key
-// (nil when nothing matched), xorm Get, GetOrError, Exist or Count by ID, Where
+// (nil when nothing matched), xorm Get, GetOrError, Exist, Count or Update by ID, Where
 // fragments, builder.Eq or a condition bean's fields (Get(&User{Email:
 // e})), or a call of a function whose body
 // does one and tells its caller that it found nothing: by returning nil
@@ -59,7 +59,8 @@
 // own sentinel, a false exists result (xorm Get's has), ent's IsNotFound,
 // a nil result, !exists,
 // count == 0 (or not count > 0), RowsAffected == 0 (of an UPDATE by the
-// key, or of a GORM Find), or the other side of err == nil for a lookup
+// key, or of a GORM Find), the count xorm's Update by the key returns
+// being 0, or the other side of err == nil for a lookup
 // whose error is not nil whenever it found nothing (QueryRow's Scan,
 // sqlx Get, gorp SelectOne, GORM First, Take and Last, and v1's Find into
 // a struct, bun Scan and go-pg Select of one model, ent Only and First,
@@ -89,8 +90,12 @@
 // constants; a gorp struct's from its AddTableWithName registration in
 // the same package and its db tags (a type registered elsewhere is not
 // analysed); an xorm bean's from its TableName or type name and xorm
-// tags, a name the SnakeMapper and GonicMapper map differently (UserID)
-// being left unknown unless the tag names the column. Same key means the
+// tags, named by the mapper the program sets (engine.SetMapper,
+// SetTableMapper, SetColumnMapper with names.GonicMapper, SnakeMapper
+// or SameMapper, in the package or one it imports: a db package's
+// engine setup), and, when none is seen, an unknown one or two that
+// differ, a name the SnakeMapper and GonicMapper map differently
+// (UserID) being left unknown unless the tag names the column. Same key means the
 // same Go value (or the
 // same field of one value) is bound to the lookup's predicate and to the
 // inserted column, and both address the same table; column names alone are
@@ -151,7 +156,11 @@
 //
 // # What silences it
 //
-//   - the insert's error is checked for a unique violation: errors.As into
+//   - the insert's error is checked for a unique violation, or answered
+//     by reading the row again (after an UPDATE that found nothing, only
+//     when the row is then updated again: an update-then-insert that
+//     answers the violation with an error or a read makes the second
+//     caller's update not happen): errors.As into
 //     *pgconn.PgError, *pq.Error, *mysql.MySQLError or sqlite3.Error with
 //     the code compared to a unique-violation code (23505, 1062, 2067,
 //     1555), errors.Is with gorm.ErrDuplicatedKey, ent's IsConstraintError,

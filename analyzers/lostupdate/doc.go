@@ -35,7 +35,9 @@
 // model, gorp SelectOne(&row, ...) (as sqlx's Get) or Get(T{}, id)
 // asserted back to *T, xorm Get(&bean) by ID, Where fragments or the
 // bean's fields, or a call of a function that returns a pointer to a model it
-// read that way (a repository's Get, through facts, across packages). A
+// read that way, or the model itself by value (var m T; db.Find(&m);
+// return m, nil, the caller's variable holding it: a repository's Get,
+// through facts, across packages). A
 // write is an UPDATE ... SET c = $n (squirrel's Set("c", v), goqu's
 // Set(goqu.Record{"c": v}) too) whose
 // WHERE pins the same key column to the same Go value as the SELECT's; GORM Save(&m) or Updates(&m) of

@@ -20,6 +20,7 @@ var fixtures = []string{
 	"./lostupdate/entsvc",       // ent: Get or Only, then UpdateOneID or the entity's Update with SetX
 	"./lostupdate/bank",         // sqlc: a :one query, then an UPDATE method whose params carry the value
 	"./lostupdate/gormkeyed",    // GORM: read into one model, written through a fresh Model(&T{}) pinned by Where to the same key or the read row's id
+	"./lostupdate/gormqueries",  // GORM: a Get helper returning the row it read by value, the caller's Model(&query).Update of a counter; gorm.Expr and the caller's values silent
 	"./lostupdate/gormv1wallet", // GORM v1 (jinzhu/gorm): First then Save or Update; gorm.Expr and Set("gorm:query_option", "FOR UPDATE") silent
 	"./lostupdate/sqwallet",     // squirrel-built SELECT then UPDATE Set of a value computed in Go; sq.Expr and Suffix("FOR UPDATE") silent
 	"./lostupdate/walletrepo",   // pgx reached through a wrapper's field, in a package that imports no database library
@@ -56,5 +57,5 @@ func TestRelated(t *testing.T) {
 			assert.Contains(t, d.Related[0].Message, "the read: ")
 		}
 	}
-	assert.Equal(t, 65, n)
+	assert.Equal(t, 68, n)
 }

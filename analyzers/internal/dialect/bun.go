@@ -30,6 +30,6 @@ var bunDialect = &Dialect{
 		Writes:       bunWrites,
 		Update:       bunUpdate,
 		WholeModel:   bunWholeModel,
-		ModelColumns: bunModelColumn,
+		ModelColumns: columnsFixed(bunModelColumn),
 	},
 }

@@ -16,7 +16,7 @@ import (
 // the unique keys: fields with a bare unique are each unique alone, those
 // naming a group are one key together (addUnique, and CreateTableQuery's
 // appendUniqueConstraints).
-var bunModels = &schema.ModelReader{Lib: "bun", Claims: bunClaims, Read: bunReadModel}
+var bunModels = &schema.ModelReader{Lib: "bun", Claims: bunClaims, Read: namingFixed(bunReadModel)}
 
 // bunClaims reports whether obj embeds bun.BaseModel.
 func bunClaims(obj *types.TypeName) bool {

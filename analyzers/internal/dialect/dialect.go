@@ -15,6 +15,7 @@ package dialect
 
 import (
 	"fmt"
+	"go/types"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
@@ -121,4 +122,19 @@ func For(lib string) *Dialect {
 // written $1.
 func sqlAtomic(col, expr string) string {
 	return fmt.Sprintf("SET %s = %s", col, strings.Replace(expr, "?", "$1", 1))
+}
+
+// namingFixed makes the Read of a library whose naming of its models the
+// program does not set at run time (schema.ModelReader.Naming): the
+// settings are ignored.
+func namingFixed(read func(*types.TypeName, schema.TableNameLookup) *schema.Model) func(*types.TypeName, schema.TableNameLookup, []string) *schema.Model {
+	return func(obj *types.TypeName, tableNames schema.TableNameLookup, _ []string) *schema.Model {
+		return read(obj, tableNames)
+	}
+}
+
+// columnsFixed makes the ModelColumns of a library whose naming the
+// program does not set at run time: the asking function is ignored.
+func columnsFixed(columns func(types.Type) (string, func(string) (string, bool))) func(*ssa.Function, types.Type) (string, func(string) (string, bool)) {
+	return func(_ *ssa.Function, t types.Type) (string, func(string) (string, bool)) { return columns(t) }
 }

@@ -48,7 +48,7 @@ var gopgDialect = &Dialect{
 		Update:       gopgUpdate,
 		WholeModel:   gopgWholeModel,
 		Count:        gopgCount,
-		ModelColumns: gopgModelColumns,
+		ModelColumns: columnsFixed(gopgModelColumns),
 	},
 }
 

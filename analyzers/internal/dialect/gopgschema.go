@@ -16,7 +16,7 @@ import (
 // unique:name for columns unique together (newField). Services make
 // go-pg's tables with migrations as often as with CreateTable from the
 // model: its keys count, its columns do not describe the table.
-var gopgModels = &schema.ModelReader{Lib: "gopg", Claims: gopgClaims, Read: gopgReadModel}
+var gopgModels = &schema.ModelReader{Lib: "gopg", Claims: gopgClaims, Read: namingFixed(gopgReadModel)}
 
 // gopgClaims reports whether a field of obj has a pg tag.
 func gopgClaims(obj *types.TypeName) bool {

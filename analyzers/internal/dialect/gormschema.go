@@ -34,7 +34,7 @@ import (
 var gormModels = &schema.ModelReader{
 	Lib:     gormV2.lib,
 	Claims:  gormMayHaveEvidence,
-	Read:    gormReadModel,
+	Read:    namingFixed(gormReadModel),
 	Default: true,
 	// GORM's own structs (gorm.Model, the plugins') are not the
 	// program's models.

@@ -42,6 +42,6 @@ var gorpDialect = &Dialect{
 		Writes:       gorpWrites,
 		Update:       gorpUpdate,
 		WholeModel:   gorpWholeModel,
-		ModelColumns: gorpModelColumns,
+		ModelColumns: columnsFixed(gorpModelColumns),
 	},
 }

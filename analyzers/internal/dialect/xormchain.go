@@ -14,6 +14,7 @@ import (
 const (
 	xormPkg        = "xorm.io/xorm"
 	xormBuilderPkg = "xorm.io/builder"
+	xormNamesPkg   = "xorm.io/xorm/names"
 )
 
 // An xormFragment is a Where or And condition given as SQL with ? binds.
@@ -45,6 +46,9 @@ type xormChain struct {
 	// followed here (Or, In, NotIn, Join, SQL, Omit, a condition
 	// that is not a constant fragment or a builder.Eq).
 	noVersion, noAutoCond, lock, unknown bool
+	// naming is what the package making the call sees of the engine's
+	// mappers.
+	naming xormNaming
 }
 
 // xormChainOf walks the chain of the finisher at site back to the value
@@ -69,6 +73,9 @@ func xormChainOf(site knowledge.Site) (*xormChain, bool) {
 	}
 	if recv := site.Receiver(); recv != nil {
 		c.handle = ops.Root(recv)
+	}
+	if call := callOf(site); call != nil {
+		c.naming = xormNamingAt(call.Parent())
 	}
 	return c, true
 }
@@ -169,7 +176,7 @@ func (c *xormChain) beanOf(prog *ssa.Program, v ssa.Value) (xormBean, bool) {
 	if t == nil {
 		return xormBean{table: c.table}, v == nil && c.table != ""
 	}
-	b, ok := xormBeanOf(prog, t)
+	b, ok := xormBeanOf(prog, t, c.naming)
 	if ok && c.table != "" {
 		b.table = c.table
 	}

@@ -7,17 +7,124 @@ import (
 	"strings"
 
 	"golang.org/x/tools/go/ssa"
+
+	"github.com/idemlint/idemlint/analyzers/internal/knowledge"
+	"github.com/idemlint/idemlint/analyzers/internal/ops"
 )
 
 // xorm's naming of a bean (xorm.io/xorm v1.4.3, tags/parser.go): the
 // table is TableName() when the type has one, else the table mapper's
 // name of the type; a field's column is the quoted word of its xorm tag
 // ('user_email'), or a bare word that is no tag keyword nor SQL type,
-// else the column mapper's name of the field. The mappers are the
-// engine's, set at run time: NewEngine's default SnakeMapper (UserID is
-// user_i_d) and the GonicMapper services set instead (user_id) agree on
-// names without two capitals in a row, and a name they disagree on is
-// left unknown. `xorm:"-"` skips the field.
+// else the column mapper's name of the field. `xorm:"-"` skips the field.
+//
+// The mappers are the engine's, set at run time: NewEngine's default
+// SnakeMapper (UserID is user_i_d) unless the program calls SetMapper,
+// SetTableMapper or SetColumnMapper (the GonicMapper services set gives
+// user_id). What the package under analysis sees of those calls (its own
+// and its imports', through the schema layer's facts: xormNamingOf)
+// decides: one known mapper set for the tables or the columns names
+// them; otherwise (nothing seen, a mapper not known, two that differ)
+// only what SnakeMapper and GonicMapper agree on is named, names without
+// two capitals in a row, and a name they disagree on is left unknown.
+
+// An xormMapper is one of names' mappers, or xormAgreed for a mapper not
+// known.
+type xormMapper uint8
+
+const (
+	xormAgreed xormMapper = iota // the name SnakeMapper and GonicMapper agree on
+	xormSnake                    // names.SnakeMapper: every capital starts a word
+	xormGonic                    // names.GonicMapper: a run of capitals is one word
+	xormSame                     // names.SameMapper: the Go name itself
+)
+
+// xormMapperWords are the words of the settings (xormNaming), by mapper.
+var xormMapperWords = map[xormMapper]string{xormSnake: "snake", xormGonic: "gonic", xormSame: "same"}
+
+// An xormNaming is the mappers of the tables and of the columns.
+type xormNaming struct{ table, column xormMapper }
+
+// xormNames reads, for the schema layer's facts, what a SetMapper,
+// SetTableMapper or SetColumnMapper call sets: "table=gonic",
+// "column=gonic"; "?" for a mapper whose type is not one of names'
+// (a variable of the interface, a PrefixMapper, a CacheMapper).
+func xormNames(row *knowledge.Call, value types.Type) []string {
+	if row.Func.Pkg != xormPkg {
+		return nil
+	}
+	word := "?"
+	if m := xormMapperOf(value); m != xormAgreed {
+		word = xormMapperWords[m]
+	}
+	switch row.Func.Name {
+	case "SetMapper":
+		return []string{"table=" + word, "column=" + word}
+	case "SetTableMapper":
+		return []string{"table=" + word}
+	case "SetColumnMapper":
+		return []string{"column=" + word}
+	}
+	return nil
+}
+
+// xormMapperOf returns the mapper a value of type t is: names.SnakeMapper,
+// GonicMapper (any of its values, LintGonicMapper too: its initialisms
+// serve Table2Obj only) or SameMapper, or a pointer to one.
+func xormMapperOf(t types.Type) xormMapper {
+	if t == nil {
+		return xormAgreed
+	}
+	t = types.Unalias(t)
+	if p, ok := t.(*types.Pointer); ok {
+		t = types.Unalias(p.Elem())
+	}
+	named, ok := t.(*types.Named)
+	if !ok || named.Obj().Pkg() == nil || named.Obj().Pkg().Path() != xormNamesPkg {
+		return xormAgreed
+	}
+	switch named.Obj().Name() {
+	case "SnakeMapper":
+		return xormSnake
+	case "GonicMapper":
+		return xormGonic
+	case "SameMapper":
+		return xormSame
+	}
+	return xormAgreed
+}
+
+// xormNamingOf reads the settings a package sees (xormNames): each of the
+// tables' and the columns' mapper is the one known mapper set, or
+// xormAgreed when none is, one is not known or two differ.
+func xormNamingOf(settings []string) xormNaming {
+	var n xormNaming
+	for _, part := range []struct {
+		kind string
+		m    *xormMapper
+	}{{"table", &n.table}, {"column", &n.column}} {
+		var words []string
+		for _, s := range settings {
+			if kind, word, ok := strings.Cut(s, "="); ok && kind == part.kind {
+				words = append(words, word)
+			}
+		}
+		if len(words) != 1 {
+			continue
+		}
+		for m, w := range xormMapperWords {
+			if w == words[0] {
+				*part.m = m
+			}
+		}
+	}
+	return n
+}
+
+// xormNamingAt is the naming the package of fn sees.
+func xormNamingAt(fn *ssa.Function) xormNaming {
+	return xormNamingOf(ops.Naming(fn, "xorm"))
+}
 
 // xormKeywords are the words of an xorm tag that are not a column name:
 // its tag handlers (tags/tag.go) and SQL types (schemas/type.go), upper
@@ -41,8 +148,9 @@ type xormField struct {
 	pk, version, skip bool
 }
 
-// xormFieldOf reads the xorm tag of field i of st.
-func xormFieldOf(st *types.Struct, i int) xormField {
+// xormFieldOf reads the xorm tag of field i of st, naming its column
+// with mapper m when the tag does not.
+func xormFieldOf(st *types.Struct, i int, m xormMapper) xormField {
 	f := st.Field(i)
 	tag := strings.TrimSpace(reflect.StructTag(st.Tag(i)).Get("xorm"))
 	if tag == "-" || !f.Exported() {
@@ -65,7 +173,7 @@ func xormFieldOf(st *types.Struct, i int) xormField {
 		out.column = strings.Trim(word, "'")
 	}
 	if out.column == "" {
-		out.column = xormMapped(f.Name())
+		out.column = m.name(f.Name())
 	}
 	return out
 }
@@ -96,6 +204,59 @@ func xormTagWords(tag string) []string {
 	return words
 }
 
+// name is the name m gives a Go name (Obj2Table), "" when m is
+// xormAgreed and the two mappers disagree.
+func (m xormMapper) name(goName string) string {
+	switch m {
+	case xormSnake:
+		return xormSnakeName(goName)
+	case xormGonic:
+		return xormGonicName(goName)
+	case xormSame:
+		return goName
+	}
+	return xormMapped(goName)
+}
+
+// xormSnakeName is names.snakeCasedName: an underscore before each
+// capital but the first, all lower case.
+func xormSnakeName(name string) string {
+	var b strings.Builder
+	for i := 0; i < len(name); i++ {
+		c := name[i]
+		if 'A' <= c && c <= 'Z' {
+			if i > 0 {
+				b.WriteByte('_')
+			}
+			c += 'a' - 'A'
+		}
+		b.WriteByte(c)
+	}
+	return b.String()
+}
+
+// xormGonicName is names.gonicCasedName: an underscore before a capital
+// that follows a lower-case letter, and before the last capital of a run
+// followed by a lower-case letter (HTTPServer is http_server, TaskID
+// task_id), all lower case.
+func xormGonicName(name string) string {
+	upper := func(r rune) bool { return 'A' <= r && r <= 'Z' }
+	out := make([]rune, 0, len(name)+3)
+	for i, c := range name {
+		if upper(c) && i > 0 && !upper(out[len(out)-1]) {
+			out = append(out, '_')
+		}
+		if !upper(c) && i > 1 {
+			if l := len(out); upper(out[l-1]) && upper(out[l-2]) {
+				out = append(out, out[l-1])
+				out[l-1] = '_'
+			}
+		}
+		out = append(out, c)
+	}
+	return strings.ToLower(string(out))
+}
+
 // xormMapped is the name SnakeMapper and GonicMapper both give a Go
 // name, or "" when they differ (two capitals in a row).
 func xormMapped(name string) string {
@@ -121,16 +282,17 @@ func xormMapped(name string) string {
 // An xormBean is a bean type's table and columns; a table named by
 // Table("name") alone has no type, and no columns known.
 type xormBean struct {
-	typ   types.Type
-	st    *types.Struct
-	table string
+	typ    types.Type
+	st     *types.Struct
+	table  string
+	naming xormNaming
 }
 
-// xormBeanOf returns the bean of a named struct type, with its table;
-// false when the table is not known (a TableName method whose body does
-// not return a constant, or a type name the mappers disagree on). prog
-// builds TableName's body.
-func xormBeanOf(prog *ssa.Program, t types.Type) (xormBean, bool) {
+// xormBeanOf returns the bean of a named struct type, with its table,
+// named by naming; false when the table is not known (a TableName method
+// whose body does not return a constant, or a type name the mappers
+// disagree on). prog builds TableName's body.
+func xormBeanOf(prog *ssa.Program, t types.Type, naming xormNaming) (xormBean, bool) {
 	named, ok := types.Unalias(t).(*types.Named)
 	if !ok {
 		return xormBean{}, false
@@ -139,7 +301,7 @@ func xormBeanOf(prog *ssa.Program, t types.Type) (xormBean, bool) {
 	if !ok {
 		return xormBean{}, false
 	}
-	b := xormBean{typ: t, st: st}
+	b := xormBean{typ: t, st: st, naming: naming}
 	if obj, _, _ := types.LookupFieldOrMethod(types.NewPointer(named), true, named.Obj().Pkg(), "TableName"); obj != nil {
 		fn, ok := obj.(*types.Func)
 		if !ok || prog == nil {
@@ -150,7 +312,7 @@ func xormBeanOf(prog *ssa.Program, t types.Type) (xormBean, bool) {
 		}
 		return b, true
 	}
-	b.table = xormMapped(named.Obj().Name())
+	b.table = naming.table.name(named.Obj().Name())
 	return b, b.table != ""
 }
 
@@ -185,7 +347,7 @@ func (b xormBean) column(field string) (string, bool) {
 	}
 	for i := 0; i < b.st.NumFields(); i++ {
 		if b.st.Field(i).Name() == field {
-			f := xormFieldOf(b.st, i)
+			f := xormFieldOf(b.st, i, b.naming.column)
 			return f.column, !f.skip && f.column != ""
 		}
 	}
@@ -199,7 +361,7 @@ func (b xormBean) pk() (string, bool) {
 		return "", false
 	}
 	for i := 0; i < b.st.NumFields(); i++ {
-		if f := xormFieldOf(b.st, i); f.pk && !f.skip {
+		if f := xormFieldOf(b.st, i, b.naming.column); f.pk && !f.skip {
 			if col != "" || f.column == "" {
 				return "", false
 			}
@@ -216,7 +378,7 @@ func (b xormBean) version() (col, field string, ok bool) {
 		return "", "", false
 	}
 	for i := 0; i < b.st.NumFields(); i++ {
-		if f := xormFieldOf(b.st, i); f.version && !f.skip && f.column != "" {
+		if f := xormFieldOf(b.st, i, b.naming.column); f.version && !f.skip && f.column != "" {
 			return f.column, b.st.Field(i).Name(), true
 		}
 	}

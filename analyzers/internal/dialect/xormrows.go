@@ -15,11 +15,17 @@ import (
 // bean's non-zero fields) is a lookup; Insert or InsertOne of one bean an
 // insert. Get, Exist and Count say they found nothing by their result 0
 // (has == false, count == 0), never by an error; GetOrError by
-// ErrNotExist. Nil when a step is not followed or no key is known.
+// ErrNotExist. Update pinning columns is a lookup too (ops.RowOp.ByUpdate):
+// the affected count it returns is 0 when no row matched, the test of an
+// update-then-insert (xormUpdateRow). Nil when a step is not followed or
+// no key is known.
 func xormRow(site knowledge.Site) *ops.RowOp {
 	row := site.Row
 	if row.Func.Pkg != xormPkg {
 		return nil
+	}
+	if row.Func.Name == "Update" {
+		return xormUpdateRow(site)
 	}
 	op := &ops.RowOp{Lib: "xorm", FromLibrary: true, NilResult: -1}
 	var bean ssa.Value
@@ -76,6 +82,48 @@ func xormRow(site knowledge.Site) *ops.RowOp {
 		return nil
 	}
 	return op
+}
+
+// xormUpdateRow makes the lookup of Update(bean, condiBeans...): the
+// columns its WHERE pins (the chain's ID, Where, And and builder.Eq
+// conditions and the condition bean's non-zero fields; the bean's own
+// fields are what it sets), found nothing when the count it returns is 0.
+// Under MySQL an UPDATE that changes no value counts 0 too, which makes
+// the insert after it fail on the key even without a concurrent caller.
+func xormUpdateRow(site knowledge.Site) *ops.RowOp {
+	c, ok := xormChainOf(site)
+	if !ok || c.unknown {
+		return nil
+	}
+	// A map bean names no table: Table's does.
+	bean := ssaval.Unwrap(site.RoleArg(knowledge.Model))
+	if _, isMap := bean.(*ssa.MakeMap); isMap {
+		bean = nil
+	}
+	b, ok := c.beanOf(progOf(site), bean)
+	if !ok {
+		return nil
+	}
+	keys, ok := c.keys(b, nil, site)
+	if !ok {
+		return nil
+	}
+	conds, ok := site.Variadic(1)
+	switch {
+	case !ok || len(conds) > 1:
+		return nil
+	case len(conds) == 1:
+		more, ok := c.condBean(b, conds[0], site)
+		if !ok {
+			return nil
+		}
+		keys = append(keys, more...)
+	}
+	if len(keys) == 0 {
+		return nil
+	}
+	return &ops.RowOp{Kind: ops.Lookup, ByUpdate: true, Lib: "xorm", FromLibrary: true, CountsFound: true, NilResult: -1,
+		Table: b.table, Handle: c.handle, Keys: keys, Desc: "the xorm Update of " + b.table}
 }
 
 // keys returns the columns a lookup or update pins: ID's primary key, the

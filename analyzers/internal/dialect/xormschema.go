@@ -15,7 +15,7 @@ import (
 // columns unique together. Sync2 makes tables from the beans, but
 // services also migrate with SQL: the keys count, the columns do not
 // describe the table.
-var xormModels = &schema.ModelReader{Lib: "xorm", Claims: xormClaims, Read: xormReadModel}
+var xormModels = &schema.ModelReader{Lib: "xorm", Claims: xormClaims, Read: xormReadModel, Naming: xormNames}
 
 // xormClaims reports whether a field of obj has an xorm tag.
 func xormClaims(obj *types.TypeName) bool {
@@ -31,7 +31,10 @@ func xormClaims(obj *types.TypeName) bool {
 	return false
 }
 
-func xormReadModel(obj *types.TypeName, tableNames schema.TableNameLookup) *schema.Model {
+// xormReadModel reads a bean under the naming the package reading it sees
+// (xormNamingOf).
+func xormReadModel(obj *types.TypeName, tableNames schema.TableNameLookup, settings []string) *schema.Model {
+	naming := xormNamingOf(settings)
 	st, ok := obj.Type().Underlying().(*types.Struct)
 	if !ok {
 		return nil
@@ -41,14 +44,14 @@ func xormReadModel(obj *types.TypeName, tableNames schema.TableNameLookup) *sche
 	case has && !known:
 		return nil
 	case !has:
-		if table = xormMapped(obj.Name()); table == "" {
+		if table = naming.table.name(obj.Name()); table == "" {
 			return nil
 		}
 	}
 	m := &schema.Model{Type: schema.TypeKey(obj), Table: table, KeysOnly: true}
 	var keys modelKeys
 	for i := 0; i < st.NumFields(); i++ {
-		f := xormFieldOf(st, i)
+		f := xormFieldOf(st, i, naming.column)
 		if f.skip || f.column == "" {
 			continue
 		}

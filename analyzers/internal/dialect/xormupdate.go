@@ -127,7 +127,7 @@ func (c *xormChain) condBean(b xormBean, bean ssa.Value, site knowledge.Site) ([
 	if call == nil {
 		return nil, false
 	}
-	cb, ok := xormBeanOf(call.Parent().Prog, ops.ModelType(bean))
+	cb, ok := xormBeanOf(call.Parent().Prog, ops.ModelType(bean), c.naming)
 	if !ok {
 		cb = b
 	}
@@ -212,10 +212,10 @@ func xormWholeModel(site knowledge.Site) (ssa.Value, bool) {
 }
 
 // xormModelColumns names the table and columns of a bean type, for
-// helpers' summaries; a TableName method leaves the table unknown here
-// (no program to build its body).
-func xormModelColumns(t types.Type) (string, func(string) (string, bool)) {
-	b, ok := xormBeanOf(nil, t)
+// helpers' summaries, by the naming fn's package sees; a TableName method
+// leaves the table unknown here (no program to build its body).
+func xormModelColumns(fn *ssa.Function, t types.Type) (string, func(string) (string, bool)) {
+	b, ok := xormBeanOf(nil, t, xormNamingAt(fn))
 	if !ok {
 		return "", nil
 	}

@@ -58,6 +58,7 @@ const (
 	FirstOrCreate // GORM FirstOrCreate: a lookup then an insert, not atomic
 	Expr          // an SQL expression value (gorm.Expr): atomic when used as an update's value
 	Raw           // a raw-SQL builder (GORM Raw, bun NewRaw) whose finisher runs it
+	Naming        // sets, for the whole handle, how models' tables or columns are named (xorm SetMapper): its Value is the naming
 
 	// Database: results and errors.
 	Scan         // reads a row into destinations; where "no rows" surfaces
@@ -106,7 +107,7 @@ var kindNames = [...]string{
 	Unknown: "unknown", Query: "query", Exec: "exec", Prepare: "prepare", Queue: "queue",
 	Chain: "chain", LockStep: "lock-step", ConflictStep: "conflict-step", SetStep: "set-step",
 	Find: "find", Insert: "insert", Update: "update", Delete: "delete", Save: "save",
-	FirstOrCreate: "first-or-create", Expr: "expr", Raw: "raw",
+	FirstOrCreate: "first-or-create", Expr: "expr", Raw: "raw", Naming: "naming",
 	Scan: "scan", RowsAffected: "rows-affected", ErrorCheck: "error-check",
 	Begin: "begin", Commit: "commit", Rollback: "rollback", TxFunc: "tx-func", Savepoint: "savepoint",
 	Request: "request", NewRequest: "new-request", SetHeader: "set-header", SetIdemKey: "set-idempotency-key",

@@ -138,6 +138,16 @@ func xormCalls() []Call {
 	for _, recv := range []string{"Engine", "Session", "EngineInterface"} {
 		calls = append(calls, Call{Func: method(xormPkg, recv, "Context"), Kind: Chain, Result: ChainResult})
 	}
+	// The names of a bean's table and columns come from the engine's
+	// mappers (tags/parser.go), NewEngine's SnakeMapper unless the program
+	// sets another: SetMapper sets both, SetTableMapper and
+	// SetColumnMapper one (engine.go). The Value is the names.Mapper; an
+	// EngineGroup sets it on its master and every slave.
+	for _, recv := range []string{"Engine", "EngineGroup", "EngineInterface"} {
+		for _, name := range []string{"SetMapper", "SetTableMapper", "SetColumnMapper"} {
+			calls = append(calls, Call{Func: method(xormPkg, recv, name), Kind: Naming, Params: []Param{p(0, Value)}})
+		}
+	}
 	s := func(name string) Func { return method(xormPkg, "Session", name) }
 	return append(calls,
 		// NewSession makes a session on the engine's pool: each statement

@@ -17,6 +17,7 @@ import (
 	"github.com/idemlint/idemlint/analyzers/internal/knowledge"
 	"github.com/idemlint/idemlint/analyzers/internal/origin"
 	"github.com/idemlint/idemlint/analyzers/internal/report"
+	"github.com/idemlint/idemlint/analyzers/internal/schema"
 )
 
 // Summarised is the package fact of a package that exported at least one
@@ -33,7 +34,7 @@ var FactsAnalyzer = &analysis.Analyzer{
 	Name:       "idemlintopsfacts",
 	Doc:        "summarise what each function does to the database and the network, for its callers in other packages",
 	Run:        report.Guard(runFacts),
-	Requires:   []*analysis.Analyzer{config.Analyzer, origin.Analyzer},
+	Requires:   []*analysis.Analyzer{config.Analyzer, origin.Analyzer, schema.FactsAnalyzer},
 	FactTypes:  []analysis.Fact{new(Summary), new(Summarised), new(Wiring)},
 	ResultType: reflect.TypeFor[*Facts](),
 	// A package that does not compile gets no summaries, and its
@@ -99,6 +100,7 @@ func runFacts(pass *analysis.Pass) (any, error) {
 		}
 		return facts, nil
 	}
+	recordNaming(pass)
 	funcs := buildPackageSSA(src)
 	registerCopies(funcs, copies, facts.Imported)
 	extractorFor := func(src sourcePackage, funcs []*ssa.Function) *extractor {

@@ -25,7 +25,9 @@ type Library struct {
 	Pkg string
 
 	// Row classifies a finder or insert call (knowledge.Find,
-	// knowledge.Insert) as a lookup or an insert with its keys.
+	// knowledge.Insert) as a lookup or an insert with its keys, and an
+	// update (knowledge.Update) whose returned count says it touched no
+	// row as a lookup (RowOp.ByUpdate).
 	Row func(site knowledge.Site) *RowOp
 	// Read makes the read of the row a finder call scans into its model.
 	Read func(call *ssa.Call, site knowledge.Site) *ColumnRead
@@ -69,8 +71,10 @@ type Library struct {
 	ClientUpdate func(call ssa.CallInstruction, callee *types.Func) *Update
 	// ModelColumns names the table of a model type and the column of each
 	// of its fields, for the reads and writes a helper's summary reports
-	// in the library's name; "" and nil when the library cannot tell.
-	ModelColumns func(t types.Type) (table string, columnOf func(field string) (string, bool))
+	// in the library's name; "" and nil when the library cannot tell. fn
+	// is the function making the call, whose package's naming settings
+	// apply (Naming).
+	ModelColumns func(fn *ssa.Function, t types.Type) (table string, columnOf func(field string) (string, bool))
 
 	// Generated and the hooks after it serve a library whose API is
 	// generated into the user's module as functions whose bodies say

@@ -149,9 +149,10 @@ type RowOp struct {
 	// records as inserted whole when it is the function's parameter
 	// (InsertFact.WholeParam).
 	Inserted ssa.Value
-	// update marks an UPDATE used as a lookup (RowsAffected == 0, then
-	// insert); it is not summarised for callers.
-	update bool
+	// ByUpdate marks an UPDATE used as a lookup (RowsAffected == 0, or
+	// the count a library's update returns is 0, then insert); it is not
+	// summarised for callers.
+	ByUpdate bool
 }
 
 // Pos returns the position of the operation's call.
@@ -385,7 +386,7 @@ func (e *extractor) libraryRow(call ssa.CallInstruction, site knowledge.Site) []
 		}
 		op.Handle, op.Lib, op.FromLibrary = h, sqlLib(site), true
 		op.NilResult = -1
-		op.ErrWhenNotFound = op.Kind == Lookup && !op.update && row.NoRowIsError() && EmptyWhenNotFound(stmt)
+		op.ErrWhenNotFound = op.Kind == Lookup && !op.ByUpdate && row.NoRowIsError() && EmptyWhenNotFound(stmt)
 		// A value that is zero when no row matched says so itself (n == 0).
 		op.CountsFound = row.Result == knowledge.ScalarResult
 		op.Desc = op.Kind.String() + " of " + op.Table + " (" + CalleeName(site) + ")"
@@ -398,7 +399,9 @@ func (e *extractor) libraryRow(call ssa.CallInstruction, site knowledge.Site) []
 			op.Desc = "the INSERT into " + op.Table
 		}
 		return []*RowOp{op}
-	case knowledge.Find, knowledge.Insert, knowledge.FirstOrCreate:
+	case knowledge.Find, knowledge.Insert, knowledge.FirstOrCreate, knowledge.Update:
+		// An update is a lookup when the library returns its count
+		// (RowOp.ByUpdate).
 		if l := libraryAt(site); l != nil && l.Row != nil {
 			if op := l.Row(site); op != nil {
 				// A finder whose row says it fails when nothing matched; the
@@ -457,7 +460,7 @@ func StatementRow(stmt *sqltext.Statement, bind func(sqltext.Placeholder) ssa.Va
 		if stmt.Table.Name == "" || stmt.Where == nil || len(stmt.From) > 0 {
 			return nil
 		}
-		op := &RowOp{Kind: Lookup, Table: stmt.Table.Name, update: true}
+		op := &RowOp{Kind: Lookup, Table: stmt.Table.Name, ByUpdate: true}
 		for _, c := range stmt.Where.Comparisons {
 			if !c.Conjunct || !c.Equality() || c.Operand.Kind != sqltext.OperandPlaceholder || len(c.Operand.Placeholders) != 1 || !stmt.TargetColumn(c.Column) {
 				continue

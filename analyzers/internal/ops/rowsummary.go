@@ -134,7 +134,7 @@ func (e *extractor) rowSummary(fn *ssa.Function, s *Summary) *Summary {
 		}
 		switch op.Kind {
 		case Lookup:
-			if op.update {
+			if op.ByUpdate {
 				continue
 			}
 			nilRes, sentinel, propagates := -1, "", op.Propagates

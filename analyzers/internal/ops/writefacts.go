@@ -2,6 +2,7 @@ package ops
 
 import (
 	"fmt"
+	"go/token"
 	"go/types"
 
 	"golang.org/x/tools/go/ssa"
@@ -12,11 +13,14 @@ import (
 
 // A ModelReadFact says that a function returns, in result Result, a
 // pointer to a model it read from the database (GORM First, Take, Find;
-// bun Scan): a repository's Get.
+// bun Scan): a repository's Get. With ByValue, the result is the model
+// itself, loaded from the variable the read filled (var m T; db.Find(&m);
+// return m, nil).
 type ModelReadFact struct {
-	Result int
-	Lib    string
-	Desc   string
+	Result  int
+	ByValue bool
+	Lib     string
+	Desc    string
 	// Handle is the parameter holding the handle read on, or -1.
 	Handle int
 }
@@ -35,7 +39,11 @@ type ModelWriteFact struct {
 func (s *Summary) writeParts() []string {
 	var parts []string
 	for _, r := range s.ModelReads {
-		parts = append(parts, fmt.Sprintf("model-read(r%d %s)", r.Result, r.Lib))
+		value := ""
+		if r.ByValue {
+			value = " by value"
+		}
+		parts = append(parts, fmt.Sprintf("model-read(r%d %s%s)", r.Result, r.Lib, value))
 	}
 	for _, w := range s.ModelWrites {
 		parts = append(parts, fmt.Sprintf("model-write(p%d %s)", w.Param, w.Lib))
@@ -57,7 +65,10 @@ func (e *extractor) writeSummary(fn *ssa.Function, s *Summary) *Summary {
 		if _, ok := rd.ModelAddr.Type().Underlying().(*types.Pointer); !ok {
 			continue
 		}
-		res := returnedIn(fn, rd.ModelAddr)
+		res, byValue := returnedIn(fn, rd.ModelAddr), false
+		if res < 0 {
+			res, byValue = returnedLoadIn(fn, rd.ModelAddr), true
+		}
 		if res < 0 {
 			continue
 		}
@@ -65,7 +76,7 @@ func (e *extractor) writeSummary(fn *ssa.Function, s *Summary) *Summary {
 		if p, ok := rd.Handle.(*ssa.Parameter); ok {
 			h = paramIndex(fn, p)
 		}
-		reads = append(reads, ModelReadFact{Result: res, Lib: rd.Lib, Desc: rd.Desc, Handle: h})
+		reads = append(reads, ModelReadFact{Result: res, ByValue: byValue, Lib: rd.Lib, Desc: rd.Desc, Handle: h})
 	}
 	var writes []ModelWriteFact
 	for _, b := range fn.Blocks {
@@ -120,6 +131,78 @@ func returnedIn(fn *ssa.Function, v ssa.Value) int {
 	return -1
 }
 
+// returnedLoadIn returns the index of the result in which fn returns the
+// model the variable addr holds, loaded whole (var m T; db.Find(&m);
+// return m, nil), when every return with a constant nil error gives it
+// there (a zero value returned with an error is not one); -1 otherwise. The
+// variable must be stored only through the read: a value stored into it
+// whole (m = T{}) is not what was read.
+func returnedLoadIn(fn *ssa.Function, addr ssa.Value) int {
+	alloc, ok := addr.(*ssa.Alloc)
+	if !ok {
+		return -1
+	}
+	for _, ref := range *alloc.Referrers() {
+		if st, ok := ref.(*ssa.Store); ok && st.Addr == alloc {
+			return -1
+		}
+	}
+	isLoad := func(v ssa.Value) bool {
+		load, ok := ssaval.Unwrap(v).(*ssa.UnOp)
+		return ok && load.Op == token.MUL && load.X == alloc
+	}
+	for i := 0; i < fn.Signature.Results().Len(); i++ {
+		if ModelTypeOf(fn.Signature.Results().At(i).Type()) == nil {
+			continue
+		}
+		found, other := false, false
+		for _, ret := range ssaval.Returns(fn) {
+			if i >= len(ret.Results) || !nilError(ret) {
+				continue
+			}
+			// A function with a defer returns its result slots, whose
+			// error is not a constant: not followed here.
+			if isLoad(ret.Results[i]) {
+				found = true
+			} else {
+				other = true
+			}
+		}
+		if found && !other {
+			return i
+		}
+	}
+	return -1
+}
+
+// byValueLocal returns the variable a caller stores a model returned by
+// value into when that store is the variable's only one (query, err :=
+// q.Get(...); ... Model(&query)), or v itself: the read's model then
+// lives there, where the caller's field loads and &query find it.
+func byValueLocal(v ssa.Value) ssa.Value {
+	var local *ssa.Alloc
+	for _, ref := range *v.Referrers() {
+		st, ok := ref.(*ssa.Store)
+		if !ok || st.Val != v {
+			continue
+		}
+		a, ok := st.Addr.(*ssa.Alloc)
+		if !ok || local != nil {
+			return v
+		}
+		local = a
+	}
+	if local == nil {
+		return v
+	}
+	for _, ref := range *local.Referrers() {
+		if st, ok := ref.(*ssa.Store); ok && st.Addr == local && st.Val != v {
+			return v
+		}
+	}
+	return local
+}
+
 // wholeModelWrite returns the model a library's save or update call
 // writes whole (Library.WholeModel), with the library's name.
 func wholeModelWrite(site knowledge.Site) (ssa.Value, string, bool) {
@@ -146,12 +229,15 @@ func (e *extractor) helperReads(call *ssa.Call) []*ColumnRead {
 		if v == nil || model == nil {
 			continue
 		}
+		if r.ByValue {
+			v = byValueLocal(v)
+		}
 		rd := &ColumnRead{Instr: call, Model: model, ModelAddr: v, Lib: r.Lib, Desc: r.Desc, Via: name}
 		if r.Handle >= 0 && r.Handle < len(args) {
 			rd.Handle = Root(args[r.Handle])
 		}
 		if l := libraryNamed(r.Lib); l != nil && l.ModelColumns != nil {
-			rd.Table, rd.ColumnOf = l.ModelColumns(model)
+			rd.Table, rd.ColumnOf = l.ModelColumns(call.Parent(), model)
 		}
 		out = append(out, rd)
 	}
@@ -184,7 +270,7 @@ func (e *extractor) helperWrites(fn *ssa.Function, call *ssa.Call) []*ColumnWrit
 		var columnOf func(string) (string, bool)
 		table := ""
 		if l := libraryNamed(w.Lib); l != nil && l.ModelColumns != nil {
-			table, columnOf = l.ModelColumns(model)
+			table, columnOf = l.ModelColumns(fn, model)
 		}
 		for _, st := range FieldStores(fn, addr) {
 			f := ssaval.FieldOf(st.Addr.(*ssa.FieldAddr))

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/types/typeutil"
 
 	"github.com/idemlint/idemlint/analyzers/config"
 	"github.com/idemlint/idemlint/analyzers/internal/knowledge"
@@ -40,12 +41,29 @@ var factsAnalyzer = &analysis.Analyzer{
 	ResultType:       reflect.TypeFor[*factSet](),
 }
 
+// FactsAnalyzer is factsAnalyzer, for the layers whose library hooks
+// name models as the schema layer does: they read the naming settings a
+// package sees through Naming.
+var FactsAnalyzer = factsAnalyzer
+
+// Naming returns the settings of library lib's naming of its models that
+// the package of pass and its imports make (ModelReader.Naming), sorted;
+// nil when none. pass's analyzer must require FactsAnalyzer.
+func Naming(pass *analysis.Pass, lib string) []string {
+	fs, _ := pass.ResultOf[factsAnalyzer].(*factSet)
+	return namingOf(fs.naming(), lib)
+}
+
 // tablesFact is the package fact. Its slices are sorted, so that the
 // encoded fact, and the vet caches keyed on it, are deterministic.
 type tablesFact struct {
 	Tables     []*desc     // tables of generated code
 	Models     []*Model    // models with evidence
 	TableNames []tableName // types with a TableName method
+	// Namings are the settings of the libraries' naming of their models
+	// that the package and its imports make (ModelReader.Naming), each
+	// prefixed with its library: "xorm:column=gonic".
+	Namings []string
 	// SqlcConfigs are the sqlc configurations of the packages of
 	// sqlc-generated code the package is or imports: each importer
 	// loads their tables itself (cached per process), so the fact stays
@@ -80,6 +98,9 @@ func (f *tablesFact) String() string {
 	for _, sc := range f.SqlcConfigs {
 		items = append(items, "sqlc:"+filepath.Base(filepath.Dir(sc))+"/"+filepath.Base(sc))
 	}
+	for _, n := range f.Namings {
+		items = append(items, "naming:"+n)
+	}
 	return strings.Join(items, " ")
 }
 
@@ -96,10 +117,12 @@ type factSet struct {
 	models      map[string]*Model // by type
 	tableNames  map[string]tableName
 	sqlcConfigs map[string]bool
+	namings     map[string]bool
 }
 
 func newFactSet() *factSet {
-	return &factSet{code: map[string]*desc{}, models: map[string]*Model{}, tableNames: map[string]tableName{}, sqlcConfigs: map[string]bool{}}
+	return &factSet{code: map[string]*desc{}, models: map[string]*Model{}, tableNames: map[string]tableName{}, sqlcConfigs: map[string]bool{},
+		namings: map[string]bool{}}
 }
 
 func (fs *factSet) add(f *tablesFact) {
@@ -115,10 +138,22 @@ func (fs *factSet) add(f *tablesFact) {
 	for _, sc := range f.SqlcConfigs {
 		fs.sqlcConfigs[sc] = true
 	}
+	for _, n := range f.Namings {
+		fs.namings[n] = true
+	}
 }
 
 func (fs *factSet) empty() bool {
-	return len(fs.code) == 0 && len(fs.models) == 0 && len(fs.tableNames) == 0 && len(fs.sqlcConfigs) == 0
+	return len(fs.code) == 0 && len(fs.models) == 0 && len(fs.tableNames) == 0 && len(fs.sqlcConfigs) == 0 && len(fs.namings) == 0
+}
+
+// naming returns the naming settings the package sees, sorted; nil when
+// none.
+func (fs *factSet) naming() []string {
+	if fs == nil || len(fs.namings) == 0 {
+		return nil
+	}
+	return sortedKeys(fs.namings)
 }
 
 func sortedKeys[V any](m map[string]V) []string {
@@ -142,6 +177,7 @@ func (fs *factSet) fact() *tablesFact {
 		f.TableNames = append(f.TableNames, fs.tableNames[k])
 	}
 	f.SqlcConfigs = sortedKeys(fs.sqlcConfigs)
+	f.Namings = fs.naming()
 	return f
 }
 
@@ -203,10 +239,15 @@ func runFacts(pass *analysis.Pass) (any, error) {
 		return fs, nil
 	}
 	own := &tablesFact{Tables: readTables(pass), SqlcConfigs: readSqlcGenerated(pass)}
+	if !libraryOwn(pass.Pkg.Path()) && !knowledge.Covered(pass.Pkg.Path()) {
+		// A library's own calls of its setters (xorm's SetMapper calling
+		// SetTableMapper with its parameter) are not the program's.
+		own.Namings = readNamings(pass)
+	}
 	if !libraryOwn(pass.Pkg.Path()) {
 		own.TableNames = readTableNames(pass)
-		fs.add(own) // the models below may use the TableName constants
-		own.Models = readModels(pass.Pkg, fs.tableName)
+		fs.add(own) // the models below may use the TableName constants and the naming
+		own.Models = readModels(pass.Pkg, fs.tableName, fs.naming())
 	}
 	fs.add(own)
 	if !fs.empty() {
@@ -253,7 +294,7 @@ func hasSqlcQuery(pkg *types.Package) bool {
 
 // readModels reads the package's models with evidence: those a library's
 // reader claims, and those the default reader finds its evidence on.
-func readModels(pkg *types.Package, tableNames tableNameLookup) []*Model {
+func readModels(pkg *types.Package, tableNames tableNameLookup, naming []string) []*Model {
 	var out []*Model
 	scope := pkg.Scope()
 	for _, name := range scope.Names() {
@@ -264,7 +305,7 @@ func readModels(pkg *types.Package, tableNames tableNameLookup) []*Model {
 		if !mayBeModel(obj) {
 			continue
 		}
-		if m := readModel(obj, tableNames); m != nil && m.Evidence {
+		if m := readModel(obj, tableNames, naming); m != nil && m.Evidence {
 			out = append(out, m)
 		}
 	}
@@ -317,4 +358,55 @@ func constantTableName(pass *analysis.Pass, fd *ast.FuncDecl) (string, bool) {
 		return "", false
 	}
 	return constant.StringVal(v), true
+}
+
+// readNamings finds the package's calls that set how a library names its
+// models (a knowledge.Naming row: xorm's engine.SetMapper) and returns
+// what the library's reader says each sets, prefixed with the library.
+// The callee is resolved from the types (a method of the library's
+// type, of an interface of it, or promoted from an embedded one); a
+// call through a func value is not seen.
+func readNamings(pass *analysis.Pass) []string {
+	seen := map[string]bool{}
+	covered := map[*types.Package]bool{}
+	for _, f := range pass.Files {
+		ast.Inspect(f, func(n ast.Node) bool {
+			call, ok := n.(*ast.CallExpr)
+			if !ok {
+				return true
+			}
+			fn, ok := typeutil.Callee(pass.TypesInfo, call).(*types.Func)
+			if !ok || fn.Pkg() == nil {
+				return true
+			}
+			c, ok := covered[fn.Pkg()]
+			if !ok {
+				c = knowledge.Covered(fn.Pkg().Path())
+				covered[fn.Pkg()] = c
+			}
+			if !c {
+				return true
+			}
+			row := knowledge.Lookup(knowledge.FuncOf(fn))
+			if row == nil || row.Kind != knowledge.Naming {
+				return true
+			}
+			r := readerOf(row.Lib)
+			if r == nil || r.Naming == nil {
+				return true
+			}
+			var value types.Type
+			if i, ok := row.Param(knowledge.Value); ok && i < len(call.Args) {
+				value = pass.TypesInfo.TypeOf(call.Args[i])
+			}
+			for _, s := range r.Naming(row, value) {
+				seen[row.Lib+":"+s] = true
+			}
+			return true
+		})
+	}
+	if len(seen) == 0 {
+		return nil
+	}
+	return sortedKeys(seen)
 }

@@ -2,6 +2,9 @@ package schema
 
 import (
 	"go/types"
+	"strings"
+
+	"github.com/idemlint/idemlint/analyzers/internal/knowledge"
 )
 
 // A ModelReader is one library's naming of its models: which struct types
@@ -21,9 +24,19 @@ type ModelReader struct {
 	// carry its evidence, so that the facts record the others.
 	Claims func(obj *types.TypeName) bool
 	// Read reads a claimed type's model, nil when its table cannot be
-	// known. tableNames answers for types with a TableName method. The
+	// known. tableNames answers for types with a TableName method;
+	// naming is what the package reading it and its imports set of the
+	// library's naming (Naming), sorted, nil when they set nothing. The
 	// schema layer sets the model's Lib and its keys' Source.
-	Read func(obj *types.TypeName, tableNames TableNameLookup) *Model
+	Read func(obj *types.TypeName, tableNames TableNameLookup, naming []string) *Model
+	// Naming, for a library whose models' names the program sets at run
+	// time (xorm's engine.SetMapper), reads one call that sets them: row
+	// is its knowledge row (a knowledge.Naming), value the type of the
+	// value passed as its knowledge.Value (nil when there is none). It
+	// returns the settings the call makes in the reader's own words
+	// ("column=gonic"), which the facts carry from the package making
+	// the call to its importers and Read is given.
+	Naming func(row *knowledge.Call, value types.Type) []string
 	// Default marks the reader of every struct no other reader claims:
 	// it reads any struct, and says itself (Model.Evidence) whether the
 	// struct declares itself one of the library's models. A claimed
@@ -88,7 +101,11 @@ func libraryOwn(pkgPath string) bool {
 // default reader's. It returns nil when the model's table is not known (a
 // TableName method whose result is not a visible constant), and when no
 // reader is registered.
-func readModel(obj *types.TypeName, tableNames tableNameLookup) *Model {
+//
+// naming is every library's naming settings the package sees, each
+// prefixed with its library ("xorm:column=gonic"); the reader is given
+// its own library's.
+func readModel(obj *types.TypeName, tableNames tableNameLookup, naming []string) *Model {
 	named, ok := obj.Type().(*types.Named)
 	if !ok {
 		return nil
@@ -103,7 +120,7 @@ func readModel(obj *types.TypeName, tableNames tableNameLookup) *Model {
 	if r == nil {
 		return nil
 	}
-	m := r.Read(obj, tableNames)
+	m := r.Read(obj, tableNames, namingOf(naming, r.Lib))
 	if m == nil {
 		return nil
 	}
@@ -199,4 +216,28 @@ func TableNameOf(obj *types.TypeName, tableNames TableNameLookup) (table string,
 	}
 	name, known, _ := tableNames(typeKey(recv))
 	return name, true, known
+}
+
+// namingOf returns lib's settings among naming, without their prefix.
+func namingOf(naming []string, lib string) []string {
+	var out []string
+	for _, n := range naming {
+		if rest, ok := strings.CutPrefix(n, lib+":"); ok {
+			out = append(out, rest)
+		}
+	}
+	return out
+}
+
+// readerOf returns the registered reader of library lib, or nil.
+func readerOf(lib string) *ModelReader {
+	for _, r := range readers {
+		if r.Lib == lib {
+			return r
+		}
+	}
+	if defaultReader != nil && defaultReader.Lib == lib {
+		return defaultReader
+	}
+	return nil
 }

@@ -496,7 +496,7 @@ func (s *Schema) Model(t types.Type) (*Model, bool) {
 	if m, ok := s.models[obj]; ok {
 		return m, m != nil
 	}
-	m := readModel(obj, s.facts.tableName)
+	m := readModel(obj, s.facts.tableName, s.facts.naming())
 	s.models[obj] = m
 	return m, m != nil
 }
