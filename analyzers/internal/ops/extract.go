@@ -38,8 +38,8 @@ type extractor struct {
 	// alts are the interface methods with several implementations (at
 	// most maxAlternatives), for completions (wiring.go).
 	alts map[string][]*boundMethod
-	rx         *requestExt // requests and retries (request.go, retry.go)
-	rowx       *rowExt     // lookups and inserts (rows.go)
+	rx   *requestExt // requests and retries (request.go, retry.go)
+	rowx *rowExt     // lookups and inserts (rows.go)
 	// origin says which packages are the standard library's.
 	origin *origin.Packages
 	// gen holds, for the functions of the package asked about, the
