@@ -84,7 +84,7 @@ func runFacts(pass *analysis.Pass) (any, error) {
 	var open []string
 	open, facts.openSpans = openCalls(pass, orig)
 	if len(open) > 0 {
-		openPackages.Store(pass.Pkg, src)
+		keepOpen(src)
 	}
 	var copies map[*types.Func][]FieldCopy
 	if programPackage(pass) {

@@ -102,8 +102,44 @@ type boundMethod struct {
 }
 
 // openPackages holds the syntax of each package with open interface
-// calls, for the package that completes it.
-var openPackages sync.Map // *types.Package -> sourcePackage
+// calls, for the package that completes it, by import path. The driver
+// may drop a package's syntax once the package itself is analysed
+// (golangci-lint does), so the table holds it. A long-lived driver that
+// analyses a package again and again (gopls) must not find every old
+// copy kept: a path keeps its last maxOpenVariants packages (a package,
+// its test variant and the variants other tests build), the older ones
+// are dropped.
+var openPackages = struct {
+	sync.Mutex
+	byPath map[string][]sourcePackage
+}{byPath: map[string][]sourcePackage{}}
+
+const maxOpenVariants = 4
+
+// keepOpen records src's syntax for the packages that will complete it.
+func keepOpen(src sourcePackage) {
+	openPackages.Lock()
+	defer openPackages.Unlock()
+	path := src.pkg.Path()
+	list := append(openPackages.byPath[path], src)
+	if len(list) > maxOpenVariants {
+		list = slices.Clone(list[len(list)-maxOpenVariants:])
+	}
+	openPackages.byPath[path] = list
+}
+
+// openSource returns the syntax keepOpen recorded for pkg: the very
+// package, never another load's or another process's of the same path.
+func openSource(pkg *types.Package) (sourcePackage, bool) {
+	openPackages.Lock()
+	defer openPackages.Unlock()
+	for _, src := range openPackages.byPath[pkg.Path()] {
+		if src.pkg == pkg {
+			return src, true
+		}
+	}
+	return sourcePackage{}, false
+}
 
 // bindings returns the bindings this package makes (conversions in
 // funcs) and sets e.bound to the interface methods bound to one
@@ -340,11 +376,10 @@ func (e *extractor) complete(pass *analysis.Pass, newExtractor func(sourcePackag
 		if done[key] {
 			continue
 		}
-		v, ok := openPackages.Load(pf.Package)
+		src, ok := openSource(pf.Package)
 		if !ok {
 			continue // another process's package, or another load's
 		}
-		src := v.(sourcePackage)
 		funcs := buildPackageSSA(src)
 		registerCopies(funcs, copiesOf(src.files, src.info), e.imported)
 		plain := newExtractor(src, funcs)
