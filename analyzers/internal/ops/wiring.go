@@ -33,9 +33,11 @@ import (
 //     implementing methods (Wiring.Binds);
 //   - a package that sees an open consumer among its dependencies and an
 //     interface of it bound, among everything it sees, to one
-//     implementation analyses the consumer again with the binding
-//     (Completion), and the analyzers report, at the consumer's lines, what
-//     the binding adds to what the consumer's own pass found.
+//     implementation (or to two or three, each in turn) analyses the
+//     consumer again with the binding (Completion), and the analyzers
+//     report, at the consumer's lines, what the binding adds to what the
+//     consumer's own pass found (with several implementations, only what
+//     every one of them adds).
 //
 // The consumer's syntax is found through a table in the process, not a
 // fact: only a driver that analyses the whole program in one process,
