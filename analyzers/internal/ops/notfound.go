@@ -784,10 +784,10 @@ func nilErrWhenNotFound(fn *ssa.Function, op *RowOp) bool {
 	return nilReturns > 0
 }
 
-// nonNilError reports whether the error v, returned in block b, cannot be
-// nil: a package-level error variable, what errors.New or fmt.Errorf
-// return, or op's own error where a test found it non-nil.
-func nonNilError(v ssa.Value, b *ssa.BasicBlock, op *RowOp) bool {
+// madeError reports whether the error v cannot be nil whatever path
+// reaches it: a package-level error variable, or what errors.New or
+// fmt.Errorf return.
+func madeError(v ssa.Value) bool {
 	if globalOf(v) != nil {
 		return true
 	}
@@ -802,6 +802,16 @@ func nonNilError(v ssa.Value, b *ssa.BasicBlock, op *RowOp) bool {
 				return true
 			}
 		}
+	}
+	return false
+}
+
+// nonNilError reports whether the error v, returned in block b, cannot be
+// nil: a package-level error variable, what errors.New or fmt.Errorf
+// return, or op's own error where a test found it non-nil.
+func nonNilError(v ssa.Value, b *ssa.BasicBlock, op *RowOp) bool {
+	if madeError(v) {
+		return true
 	}
 	if !errFrom(v, op) {
 		return false

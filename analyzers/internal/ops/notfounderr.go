@@ -2,8 +2,6 @@ package ops
 
 import (
 	"golang.org/x/tools/go/ssa"
-
-	"github.com/idemlint/idemlint/analyzers/internal/ssaval"
 )
 
 // Found nothing, said by a non-nil error: a lookup whose error is not nil
@@ -66,23 +64,8 @@ func errWhenNotFound(fn *ssa.Function, op *RowOp) bool {
 // failed, is not nil there: op's own error, a package-level error
 // variable, or one made where it is returned.
 func errorNotNil(v ssa.Value, op *RowOp) bool {
-	if globalOf(v) != nil {
-		return true
-	}
 	if _, ok := v.(*ssa.MakeInterface); ok {
 		return true // a concrete value converted to error: never a nil interface
 	}
-	u := ssaval.Unwrap(v)
-	if ci, ok := u.(*ssa.ChangeInterface); ok {
-		u = ci.X
-	}
-	if call, ok := u.(*ssa.Call); ok {
-		if callee := call.Common().StaticCallee(); callee != nil {
-			switch pkg := ssaval.PkgPath(callee); {
-			case pkg == "errors" && callee.Name() == "New", pkg == "fmt" && callee.Name() == "Errorf":
-				return true
-			}
-		}
-	}
-	return errFrom(v, op)
+	return madeError(v) || errFrom(v, op)
 }
