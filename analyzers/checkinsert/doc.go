@@ -99,7 +99,12 @@
 // same Go value (or the
 // same field of one value) is bound to the lookup's predicate and to the
 // inserted column, and both address the same table; column names alone are
-// not evidence. A model filled from a request by a helper that copies the
+// not evidence. A helper given a struct (u *User) and binding its fields
+// carries them to its caller as keys, as do named placeholders bound from
+// one struct or map (sqlx NamedExec(ctx, `... VALUES (:username)`, u):
+// the field its db tag, else its lower-cased name, names; a map literal's
+// entry): the caller's u.Username, as long as nothing stores to that field
+// in between (one store binds the value stored). A model filled from a request by a helper that copies the
 // request's fields into it on every call (c.Generate(&data), in a package
 // of DTOs) holds the request's fields as its keys. The helpers may sit
 // behind an interface their caller declares and another package
