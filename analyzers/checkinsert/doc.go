@@ -31,7 +31,9 @@
 //     for the pair.
 //
 // A lookup is a SELECT whose WHERE pins columns of its table to bound
-// values (database/sql, sqlx, pgx; SELECT EXISTS (...) and count(*) too;
+// values, AND-ed or as the terms of one OR (username = $1 OR email = $2
+// found nothing: neither is taken, and an insert of either races with
+// it) (database/sql, sqlx, pgx; SELECT EXISTS (...) and count(*) too;
 // SQL built by squirrel, with sq.Eq or written conditions, whether ToSql
 // feeds the call or the builder runs it with RunWith; SQL built by goqu,
 // with goqu.C(...).Eq, goqu.Ex or goqu.L conditions, whether ToSQL feeds
