@@ -74,7 +74,8 @@
 // (if err != nil && !errors.Is(err, pgx.ErrNoRows) { return err } else if
 // err == nil { return ErrExists }), the tests of the error read together
 // along each path. An insert is an INSERT statement, a sqlc INSERT, GORM
-// Create or bun NewInsert of a model built in the function (a GORM
+// Create (or Save of a model the function builds with no primary key and
+// hands to nothing else: GORM inserts it) or bun NewInsert of a model built in the function (a GORM
 // model the function was given, inserted as it is through a helper such
 // as its own Create method, is keyed by the fields the caller reads from
 // it), go-pg Insert
@@ -113,7 +114,12 @@
 // implements: the package that binds the interface to its one
 // implementation reports the caller's insert (in the standalone driver
 // and golangci-lint; go vet and gopls analyse each package apart and
-// cannot).
+// cannot). An insert made by a closure that a transaction runs
+// (db.Transaction(func(tx *gorm.DB) error {...}), a service's own helper
+// running its callback in one, the transaction handed on in the
+// callback's context) happens at the call that runs it, after the
+// caller's lookup; GORM's Where(...).Or(...) after every Where is a
+// lookup of either.
 //
 // # Example
 //

@@ -91,6 +91,10 @@ func (c *RowConflict) Covers(keys []string) bool {
 type RowOp struct {
 	Kind  RowKind
 	Instr ssa.CallInstruction
+	// At is, for an insert a callback makes when the call Instr runs it
+	// (a transaction's closure), the insert in the callback: where it is
+	// reported. Nil otherwise.
+	At ssa.CallInstruction
 	// Table is the table read or written ("" when not known, or when
 	// Model names it).
 	Table string
@@ -163,7 +167,12 @@ type RowOp struct {
 }
 
 // Pos returns the position of the operation's call.
-func (op *RowOp) Pos() token.Pos { return op.Instr.Pos() }
+func (op *RowOp) Pos() token.Pos {
+	if op.At != nil {
+		return op.At.Pos()
+	}
+	return op.Instr.Pos()
+}
 
 // Evidence names the operation for messages, with the helper it is in.
 func (op *RowOp) Evidence() string {
@@ -339,6 +348,7 @@ func (e *extractor) Rows(fn *ssa.Function) []*RowOp {
 				op.Instr = call
 				rows = append(rows, op)
 			}
+			rows = append(rows, e.callbackInserts(call)...)
 		}
 	}
 	st.rows[fn] = rows
@@ -410,7 +420,7 @@ func (e *extractor) libraryRow(call ssa.CallInstruction, site knowledge.Site) []
 			op.Desc = "the INSERT into " + op.Table
 		}
 		return []*RowOp{op}
-	case knowledge.Find, knowledge.Insert, knowledge.FirstOrCreate, knowledge.Update:
+	case knowledge.Find, knowledge.Insert, knowledge.FirstOrCreate, knowledge.Update, knowledge.Save:
 		// An update is a lookup when the library returns its count
 		// (RowOp.ByUpdate).
 		if l := libraryAt(site); l != nil && l.Row != nil {

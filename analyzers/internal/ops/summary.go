@@ -293,7 +293,7 @@ func txRuns(fn *ssa.Function, ops []*Op) []TxCallback {
 					continue
 				}
 				for j, a := range call.Common().Args {
-					if r := Root(a); IsTx(r) || txParams[r] {
+					if r := Root(a); IsTx(r) || txParams[r] || carriesTx(a, txParams) {
 						run := TxCallback{Callback: cb, CallbackTx: j}
 						if !seen[run] {
 							seen[run] = true
@@ -312,6 +312,22 @@ func txRuns(fn *ssa.Function, ops []*Op) []TxCallback {
 	}
 	scan(fn, 0)
 	return runs
+}
+
+// carriesTx reports whether v is a context made by storing a transaction
+// in another (context.WithValue(ctx, key, tx)): a callback given it runs
+// in that transaction, and finds it there.
+func carriesTx(v ssa.Value, txParams map[ssa.Value]bool) bool {
+	call, ok := ssaval.Unwrap(v).(*ssa.Call)
+	if !ok {
+		return false
+	}
+	site, ok := knowledge.Resolve(call.Common())
+	if !ok || site.Row == nil || site.Row.Kind != knowledge.CtxValue {
+		return false
+	}
+	r := Root(site.RoleArg(knowledge.Value))
+	return IsTx(r) || txParams[r]
 }
 
 // callbackParam returns the index of the parameter of fn that v is (a
