@@ -119,7 +119,9 @@
 // running its callback in one, the transaction handed on in the
 // callback's context) happens at the call that runs it, after the
 // caller's lookup; GORM's Where(...).Or(...) after every Where is a
-// lookup of either.
+// lookup of either; a query built by one function and counted by a
+// helper it is given to (util.Exists(ctx, db.Model(&User{}).Where(...)))
+// is a lookup of the builder's keys.
 //
 // # Example
 //

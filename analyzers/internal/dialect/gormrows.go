@@ -80,11 +80,32 @@ func gormRow(site knowledge.Site) *ops.RowOp {
 		// parameter by what the caller reads from it, when it reads none.
 		op.Inserted = model
 	}
-	if !gormChain(op, site.Receiver()) || (op.Model == nil && op.Table == "") || (op.Keyless() && (kind != ops.Insert || op.Model == nil)) {
+	if !gormChain(op, site.Receiver()) {
 		return nil
 	}
 	op.Desc = "the GORM " + name
+	if kind == ops.Lookup && op.Keyless() && op.Model == nil && op.Table == "" {
+		// A finder run on the query the function was given: its caller
+		// built it (gormChainRow).
+		if p, ok := op.Handle.(*ssa.Parameter); ok && !generic {
+			op.ChainParam = p
+			return op
+		}
+	}
+	if (op.Model == nil && op.Table == "") || (op.Keyless() && (kind != ops.Insert || op.Model == nil)) {
+		return nil
+	}
 	return op
+}
+
+// gormChainRow fills in a lookup from the chain a caller gave a helper
+// that runs the finder on it: the chain's Model or Table, and its Where
+// (and Or) keys.
+func gormChainRow(chain ssa.Value, op *ops.RowOp) bool {
+	if !gormChain(op, chain) {
+		return false
+	}
+	return (op.Model != nil || op.Table != "") && !op.Keyless()
 }
 
 // firstOrCreateKeys fills in the model and the keys of a FirstOrCreate

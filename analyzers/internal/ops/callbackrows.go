@@ -99,9 +99,14 @@ func capturedKeys(inserted ssa.Value, have []KeyValue) []KeyValue {
 	if !ok {
 		return nil
 	}
+	var out []KeyValue
+	if alloc, ok := root.base.(*ssa.Alloc); ok {
+		// Fields a helper copies into the model (form.FillTo(user)).
+		out = copiedKeysIn(root.base.Parent(), alloc, have)
+		have = append(slices.Clone(have), out...)
+	}
 	stored := fieldsStoredIn(root.base.Parent(), root.base)
 	maps.Copy(stored, fieldsStoredIn(v.Parent(), root.base))
-	var out []KeyValue
 	for i := 0; i < st.NumFields(); i++ {
 		f := st.Field(i)
 		if !f.Exported() || f.Embedded() || stored[f.Name()] || slices.ContainsFunc(have, func(k KeyValue) bool { return k.Field == f.Name() }) {

@@ -139,6 +139,11 @@ type RowOp struct {
 	Alternatives [][]KeyValue
 	// orGroups counts the conditions with an OR that gave Alternatives.
 	orGroups int
+	// ChainParam is, for a lookup a library call runs on a query the
+	// function was given (func Exists(db *gorm.DB) (bool, error) counting
+	// what its caller built), the parameter holding that query: the
+	// caller's argument names the table and keys (Library.ChainRow).
+	ChainParam *ssa.Parameter
 	// NilErrNotFound is set for a helper's lookup whose error result is
 	// nil exactly when it found nothing: a validator that looks the row
 	// up and returns an error when it exists.
@@ -227,6 +232,10 @@ type LookupFact struct {
 	// ErrWhenNotFound: the error result is not nil whenever nothing was
 	// found (RowOp.ErrWhenNotFound).
 	ErrWhenNotFound bool
+	// ChainParam is 1 + the parameter holding the query the lookup runs,
+	// whose table and keys the caller's argument says
+	// (RowOp.ChainParam); 0 otherwise.
+	ChainParam int
 }
 
 // An InsertFact is an insert a function performs keyed by its parameters.
