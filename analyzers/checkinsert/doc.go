@@ -74,8 +74,9 @@
 // (if err != nil && !errors.Is(err, pgx.ErrNoRows) { return err } else if
 // err == nil { return ErrExists }), the tests of the error read together
 // along each path. An insert is an INSERT statement, a sqlc INSERT, GORM
-// Create (or Save of a model the function builds with no primary key and
-// hands to nothing else: GORM inserts it) or bun NewInsert of a model built in the function (a GORM
+// Create (or Save of a model the function builds or decodes a request
+// into with no primary key and reads no row into: GORM inserts it; a
+// helper's Save of the model it is given, for such a caller's model) or bun NewInsert of a model built in the function (a GORM
 // model the function was given, inserted as it is through a helper such
 // as its own Create method, is keyed by the fields the caller reads from
 // it), go-pg Insert

@@ -44,6 +44,7 @@ func (api *gormAPI) library() *ops.Library {
 		Pkg:        api.pkg,
 		Row:        gormRowOp,
 		ChainRow:   gormChainRow,
+		NewModel:   gormSaveInserts,
 		Read:       gormReadOf,
 		Writes:     gormWritesOf,
 		Update:     gormUpdate,

@@ -35,6 +35,7 @@ func gormRow(site knowledge.Site) *ops.RowOp {
 		return nil
 	}
 	var kind ops.RowKind
+	ifNew := false
 	switch {
 	case row.Kind == knowledge.Find && (name == "First" || name == "Take" || name == "Last" || name == "Count" || (name == "Find" && !generic)):
 		kind = ops.Lookup
@@ -42,10 +43,14 @@ func gormRow(site knowledge.Site) *ops.RowOp {
 		kind = ops.Insert
 	case row.Kind == knowledge.Save && !generic && gormSaveInserts(site.RoleArg(knowledge.Model)):
 		kind = ops.Insert
+	case row.Kind == knowledge.Save && !generic && isParam(site.RoleArg(knowledge.Model)):
+		// Save(m) of the function's parameter: an insert for a caller
+		// giving a new model.
+		kind, ifNew = ops.Insert, true
 	default:
 		return nil
 	}
-	op := &ops.RowOp{Kind: kind, Lib: api.lib, FromLibrary: true, NilResult: -1}
+	op := &ops.RowOp{Kind: kind, Lib: api.lib, FromLibrary: true, NilResult: -1, IfNew: ifNew}
 	if recv := site.Receiver(); recv != nil {
 		op.Handle = ops.Root(recv)
 	}

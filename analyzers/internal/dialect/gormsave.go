@@ -1,11 +1,13 @@
 package dialect
 
 import (
+	"go/token"
 	"go/types"
 	"slices"
 
 	"golang.org/x/tools/go/ssa"
 
+	"github.com/idemlint/idemlint/analyzers/internal/knowledge"
 	"github.com/idemlint/idemlint/analyzers/internal/ops"
 	"github.com/idemlint/idemlint/analyzers/internal/schema"
 	"github.com/idemlint/idemlint/analyzers/internal/ssaval"
@@ -68,17 +70,70 @@ func builtOnly(addr, model ssa.Value, pk []string, depth int) bool {
 					}
 				}
 			}
-		case *ssa.Store, *ssa.DebugRef:
+		case *ssa.Store:
+			if r.Addr == addr && !literalValue(r.Val) {
+				return false // the struct replaced by one made elsewhere (a row read)
+			}
+		case *ssa.DebugRef:
 		case *ssa.UnOp:
 		case *ssa.MakeInterface:
-			if r != model {
+			if r != model && !fillsNothing(r) {
+				return false
+			}
+		case *ssa.Call:
+			if !fillsNothing(r.Common()) {
 				return false
 			}
 		default:
-			return false // handed to a call that may fill it
+			return false
 		}
 	}
 	return true
+}
+
+// fillsNothing reports whether a use of the model leaves its primary key
+// as it is: a call that is no read of the database (a request decoder, a
+// validator, a copying helper), or an interface made for one. A finder
+// (First, Find, Scan) fills it from the row it reads.
+func fillsNothing(v any) bool {
+	switch x := v.(type) {
+	case *ssa.MakeInterface:
+		for _, use := range *x.Referrers() {
+			if c, ok := use.(*ssa.Call); !ok || !fillsNothing(c.Common()) {
+				return false
+			}
+		}
+		return true
+	case *ssa.CallCommon:
+		if site, ok := knowledge.Resolve(x); ok && site.Row != nil {
+			switch site.Row.Kind {
+			case knowledge.Find, knowledge.Query, knowledge.Scan, knowledge.FirstOrCreate:
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
+// literalValue reports whether v, stored whole in a model, is a
+// composite literal's (a load of the temporary go/ssa builds it in) or a
+// zero value.
+func literalValue(v ssa.Value) bool {
+	switch x := v.(type) {
+	case *ssa.Const:
+		return true
+	case *ssa.UnOp:
+		_, ok := x.X.(*ssa.Alloc)
+		return ok && x.Op == token.MUL
+	}
+	return false
+}
+
+// isParam reports whether v is a parameter of its function.
+func isParam(v ssa.Value) bool {
+	_, ok := ssaval.Unwrap(v).(*ssa.Parameter)
+	return ok
 }
 
 // gormPrimaryFields returns the (promoted) Go names of the fields GORM

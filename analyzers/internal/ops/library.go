@@ -33,6 +33,10 @@ type Library struct {
 	// a caller built and gave to a helper that runs the finder on it
 	// (RowOp.ChainParam); false when the query is not understood.
 	ChainRow func(chain ssa.Value, op *RowOp) bool
+	// NewModel reports whether the model a caller gives to an insert
+	// that happens only for a new row (RowOp.IfNew) certainly has no
+	// primary key.
+	NewModel func(model ssa.Value) bool
 	// Read makes the read of the row a finder call scans into its model.
 	Read func(call *ssa.Call, site knowledge.Site) *ColumnRead
 	// Writes makes the column writes of a save or update call.

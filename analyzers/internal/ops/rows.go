@@ -139,6 +139,11 @@ type RowOp struct {
 	Alternatives [][]KeyValue
 	// orGroups counts the conditions with an OR that gave Alternatives.
 	orGroups int
+	// IfNew is set for an insert that happens only when the model it is
+	// given has no primary key yet (GORM's Save of its function's
+	// parameter): it is an insert for a caller whose model is new
+	// (Library.NewModel), and for no analyzer in the function itself.
+	IfNew bool
 	// ChainParam is, for a lookup a library call runs on a query the
 	// function was given (func Exists(db *gorm.DB) (bool, error) counting
 	// what its caller built), the parameter holding that query: the
@@ -258,6 +263,9 @@ type InsertFact struct {
 	// stores before inserting.
 	WholeParam  int
 	Overwritten []string
+	// IfNew: the insert happens only when the model the caller gives has
+	// no primary key (RowOp.IfNew).
+	IfNew bool
 }
 
 func (s *Summary) rowParts() []string {
@@ -290,6 +298,9 @@ func (s *Summary) rowParts() []string {
 		}
 		if i.WholeParam >= 0 {
 			extra += fmt.Sprintf(" whole=p%d", i.WholeParam)
+		}
+		if i.IfNew {
+			extra += " if-new"
 		}
 		parts = append(parts, fmt.Sprintf("insert(%s %s%s)", i.Table+i.Model, refs(i.Columns, i.Fields, i.Params), extra))
 	}

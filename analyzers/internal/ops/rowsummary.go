@@ -84,6 +84,13 @@ func (e *extractor) helperRows(call ssa.CallInstruction) []*RowOp {
 		if (len(ks) == 0 && inserted == nil) || (in.Model != "" && model(in.Model) == nil) {
 			continue
 		}
+		if in.IfNew {
+			// An insert only of a new model (GORM's Save): ours must be.
+			lib := libraryNamed(in.Lib)
+			if inserted == nil || lib == nil || lib.NewModel == nil || !lib.NewModel(inserted) {
+				continue
+			}
+		}
 		ops = append(ops, &RowOp{Kind: Insert, Table: in.Table, Model: model(in.Model), Keys: ks, Lib: in.Lib, Handle: handle(in.Handle),
 			Desc: in.Desc, Via: name, Conflict: in.Conflict, HandlesUnique: in.HandlesUnique, NilResult: -1, Inserted: inserted})
 	}
@@ -178,7 +185,7 @@ func (e *extractor) rowSummary(fn *ssa.Function, s *Summary) *Summary {
 		case Insert:
 			s.Inserts = append(s.Inserts, InsertFact{Table: op.Table, Model: modelName, Columns: cols, Fields: fields, Params: params, Handle: handle,
 				Lib: op.Lib, Desc: op.Evidence(), Conflict: op.Conflict,
-				HandlesUnique: op.HandlesUnique || e.ChecksUnique(fn, errOf(op.Instr)), WholeParam: whole, Overwritten: overwritten})
+				HandlesUnique: op.HandlesUnique || e.ChecksUnique(fn, errOf(op.Instr)), WholeParam: whole, Overwritten: overwritten, IfNew: op.IfNew})
 		}
 	}
 	for i, p := range fn.Params {
