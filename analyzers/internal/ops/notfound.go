@@ -363,6 +363,12 @@ func fromCall(v ssa.Value, call ssa.CallInstruction, depth int) bool {
 	case *ssa.ChangeInterface:
 		return fromCall(x.X, call, depth+1)
 	case *ssa.Extract:
+		// The error result of a helper passing its error argument on.
+		if c, ok := x.Tuple.(*ssa.Call); ok && ssa.CallInstruction(c) != call && x.Index == c.Type().(*types.Tuple).Len()-1 {
+			if k := passedErrArg(c.Common()); k >= 0 && k < len(c.Common().Args) {
+				return fromCall(c.Common().Args[k], call, depth+1)
+			}
+		}
 		return fromCall(x.Tuple, call, depth+1)
 	case *ssa.Call:
 		if ssa.CallInstruction(x) == call {
