@@ -40,6 +40,8 @@ var fixtures = []string{
 	"./checkinsert/dtocopy",       // the model filled from the request by a helper of a DTO package (c.Generate(&data)); a copy that may not run, another request, a transformed key
 	"./checkinsert/entlogin",      // ent behind a repository (entrepo): EqualFold as a key, the error through a mapping closure held in a package variable, a create with an optional step on a branch and a struct parameter, two calls down; ContainsFold, an error swallowed, the constraint error caught
 	"./dialectdb/cache",           // a database package's own Querier, one sqlc wrapper per dialect: the cache completes its own calls with each (wiring's dialectdb program)
+	"./checkinsert/sqlxnamed",     // sqlx NamedExec binding the caller's struct (a pointer, a value, an embedded struct) or a map by name, inline and through a store; ON CONFLICT, a key changed in between, another struct, a batch silent
+	"./checkinsert/orlookup",      // one lookup of two unique columns (username = $1 OR email = $2; a GORM fragment), then the insert of either; ON CONFLICT, two ORs, NOT, other values silent
 	"./checkinsert/errelse",       // "found nothing" as the other side of err == nil: QueryRow Scan, sqlx Get, pgx, xorm GetOrError, ent Only, a helper passing the error on; silent for a count, sqlx Select, xorm Get, ent Count, a helper returning nil, nil
 }
 
@@ -78,5 +80,5 @@ func TestRelated(t *testing.T) {
 			}
 		}
 	}
-	assert.Equal(t, map[string]int{"checkinsert/race": 113, "checkinsert/effect-before-claim": 4, "checkinsert/firstorcreate": 5}, counts)
+	assert.Equal(t, map[string]int{"checkinsert/race": 122, "checkinsert/effect-before-claim": 4, "checkinsert/firstorcreate": 5}, counts)
 }

@@ -31,7 +31,9 @@
 //     for the pair.
 //
 // A lookup is a SELECT whose WHERE pins columns of its table to bound
-// values (database/sql, sqlx, pgx; SELECT EXISTS (...) and count(*) too;
+// values, AND-ed or as the terms of one OR (username = $1 OR email = $2
+// found nothing: neither is taken, and an insert of either races with
+// it) (database/sql, sqlx, pgx; SELECT EXISTS (...) and count(*) too;
 // SQL built by squirrel, with sq.Eq or written conditions, whether ToSql
 // feeds the call or the builder runs it with RunWith; SQL built by goqu,
 // with goqu.C(...).Eq, goqu.Ex or goqu.L conditions, whether ToSQL feeds
@@ -104,7 +106,12 @@
 // same Go value (or the
 // same field of one value) is bound to the lookup's predicate and to the
 // inserted column, and both address the same table; column names alone are
-// not evidence. A model filled from a request by a helper that copies the
+// not evidence. A helper given a struct (u *User) and binding its fields
+// carries them to its caller as keys, as do named placeholders bound from
+// one struct or map (sqlx NamedExec(ctx, `... VALUES (:username)`, u):
+// the field its db tag, else its lower-cased name, names; a map literal's
+// entry): the caller's u.Username, as long as nothing stores to that field
+// in between (one store binds the value stored). A model filled from a request by a helper that copies the
 // request's fields into it on every call (c.Generate(&data), in a package
 // of DTOs) holds the request's fields as its keys. The helpers may sit
 // behind an interface their caller declares and another package

@@ -216,12 +216,12 @@ func keyedByRow(sch *schema.Schema, rd *ops.ColumnRead, keys []ops.KeyValue) boo
 // whatever the read's keys were.
 func keyedByScan(rd *ops.ColumnRead, keys []ops.KeyValue) bool {
 	for _, k := range keys {
-		load, ok := ssaval.Unwrap(k.Value).(*ssa.UnOp)
-		if !ok || load.Op != token.MUL {
+		from := ops.LoadedFrom(k.Value)
+		if from == nil {
 			continue
 		}
 		for _, c := range rd.Cols {
-			if strings.EqualFold(c.Column, k.Column) && ops.SameAddr(load.X, c.Addr) {
+			if strings.EqualFold(c.Column, k.Column) && ops.SameAddr(from, c.Addr) {
 				return true
 			}
 		}

@@ -77,7 +77,7 @@ func gormRow(site knowledge.Site) *ops.RowOp {
 		// parameter by what the caller reads from it, when it reads none.
 		op.Inserted = model
 	}
-	if !gormChain(op, site.Receiver()) || (op.Model == nil && op.Table == "") || (len(op.Keys) == 0 && (kind != ops.Insert || op.Model == nil)) {
+	if !gormChain(op, site.Receiver()) || (op.Model == nil && op.Table == "") || (op.Keyless() && (kind != ops.Insert || op.Model == nil)) {
 		return nil
 	}
 	op.Desc = "the GORM " + name
@@ -95,12 +95,12 @@ func firstOrCreateKeys(op *ops.RowOp, site knowledge.Site) {
 	}
 	if i, ok := site.Row.Param(knowledge.Cond); ok {
 		if conds, ok := site.Variadic(i); !ok || !gormConds(op, conds) {
-			op.Keys = nil
+			op.Keys, op.Alternatives = nil, nil
 			return
 		}
 	}
 	if !gormChain(op, site.Receiver()) {
-		op.Keys = nil
+		op.Keys, op.Alternatives = nil, nil
 	}
 }
 

@@ -162,6 +162,11 @@ const (
 	ScriptSrc // a server-side script's source (Redis EVAL, redis.NewScript)
 	Options   // an options struct whose fields say what the call does (go-redis SetArgs, DelExArgs: Mode, TTL, MatchValue)
 	Policies  // failsafe-go policies, from this parameter on, or an Executor holding them
+
+	// NamedBinds is one struct or map whose fields bind the SQL's :name
+	// placeholders (sqlx's Named*: a field by its db tag, else its name
+	// lower-cased; a map by its key).
+	NamedBinds
 )
 
 var roleNames = [...]string{
@@ -170,7 +175,7 @@ var roleNames = [...]string{
 	TxOptions: "tx-options", Handle: "handle", HTTPMethod: "http-method", URL: "url", Body: "body",
 	Req: "request", HeaderName: "header-name", HeaderValue: "header-value", Key: "key", TTL: "ttl",
 	Count: "count", ErrArg: "error",
-	ScriptSrc: "script", Options: "options", Policies: "policies",
+	ScriptSrc: "script", Options: "options", Policies: "policies", NamedBinds: "named-binds",
 }
 
 func (r Role) String() string {

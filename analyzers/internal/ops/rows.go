@@ -128,6 +128,13 @@ type RowOp struct {
 	// lower($2), EXISTS (...)). The unique key it checks is then more than
 	// the keys known, and messages must not name those alone as it.
 	Narrowed bool
+	// Alternatives are, for a lookup whose condition is an OR of terms
+	// (username = $1 OR email = $2), each term's keys: finding nothing
+	// says no row holds any term's key (with Keys). Rows makes one
+	// lookup of each (ops/disjuncts.go).
+	Alternatives [][]KeyValue
+	// orGroups counts the conditions with an OR that gave Alternatives.
+	orGroups int
 	// NilErrNotFound is set for a helper's lookup whose error result is
 	// nil exactly when it found nothing: a validator that looks the row
 	// up and returns an error when it exists.
@@ -167,6 +174,10 @@ func (op *RowOp) Evidence() string {
 }
 
 // KeyColumns returns the columns of op's keys.
+// Keyless reports whether a lookup pins no key: none AND-ed, none in the
+// terms of an OR.
+func (op *RowOp) Keyless() bool { return len(op.Keys) == 0 && len(op.Alternatives) == 0 }
+
 func (op *RowOp) KeyColumns() []string {
 	var cols []string
 	for _, k := range op.Keys {
@@ -324,7 +335,7 @@ func (e *extractor) Rows(fn *ssa.Function) []*RowOp {
 			case *ssa.Go, *ssa.Defer:
 				continue
 			}
-			for _, op := range e.classifyRow(call) {
+			for _, op := range splitAlternatives(e.classifyRow(call)) {
 				op.Instr = call
 				rows = append(rows, op)
 			}
@@ -391,7 +402,7 @@ func (e *extractor) libraryRow(call ssa.CallInstruction, site knowledge.Site) []
 		op.CountsFound = row.Result == knowledge.ScalarResult
 		op.Desc = op.Kind.String() + " of " + op.Table + " (" + CalleeName(site) + ")"
 		if op.Kind == Lookup {
-			op.Desc = "the lookup of " + op.Table + " by " + strings.Join(op.KeyColumns(), ", ")
+			op.Desc = "the lookup of " + op.Table + " by " + op.KeyDesc()
 			if stmt.Kind == sqltext.KindUpdate {
 				op.Desc = "the UPDATE of " + op.Table + " by " + strings.Join(op.KeyColumns(), ", ")
 			}
@@ -450,7 +461,8 @@ func StatementRow(stmt *sqltext.Statement, bind func(sqltext.Placeholder) ssa.Va
 				op.Keys = append(op.Keys, KeyValue{Column: c.Column.Name, Value: v})
 			}
 		}
-		if len(op.Keys) == 0 {
+		addAlternatives(op, q.Where.Comparisons, q.TargetColumn, bind)
+		if op.Keyless() {
 			return nil
 		}
 		return op

@@ -24,7 +24,7 @@ func (e *extractor) helperRows(call ssa.CallInstruction) []*RowOp {
 		if r.Field == "" {
 			return args[r.Param]
 		}
-		return FieldValue(args[r.Param], r.Field)
+		return fieldKey(args[r.Param], r.Field)
 	}
 	keys := func(cols, fields []string, params []ParamRef) []KeyValue {
 		var out []KeyValue

@@ -3,7 +3,6 @@ package ops
 import (
 	"fmt"
 	"go/types"
-	"reflect"
 	"strings"
 
 	"golang.org/x/tools/go/ssa"
@@ -262,19 +261,8 @@ func destCols(stmt *sqltext.Statement, dest ssa.Value) []ReadCol {
 		if rc.Name != "" {
 			name = rc.Name
 		}
-		for i := 0; i < st.NumFields(); i++ {
-			f := st.Field(i)
-			if f.Embedded() || !f.Exported() {
-				continue
-			}
-			tag, _, _ := strings.Cut(reflect.StructTag(st.Tag(i)).Get("db"), ",")
-			if tag == "-" {
-				continue
-			}
-			if (tag != "" && strings.EqualFold(tag, name)) || (tag == "" && strings.ToLower(f.Name()) == strings.ToLower(name)) {
-				out = append(out, ReadCol{Column: col, Addr: &ssa.FieldAddr{X: dest, Field: i}})
-				break
-			}
+		if i, ok := dbField(st, name); ok {
+			out = append(out, ReadCol{Column: col, Addr: &ssa.FieldAddr{X: dest, Field: i}})
 		}
 	}
 	return out
