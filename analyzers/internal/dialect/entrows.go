@@ -66,8 +66,6 @@ func entRow(call ssa.CallInstruction, row *knowledge.Call, info *knowledge.EntIn
 		switch st.row.Kind {
 		case knowledge.SetStep:
 			// A column set on one path only: not a key of every insert.
-		case knowledge.ConflictStep:
-			op.Conflict = &ops.RowConflict{Unknown: true}
 		default:
 			return nil
 		}
