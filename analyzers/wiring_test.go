@@ -25,6 +25,7 @@ import (
 // check them.
 var wiringFixtures = []string{
 	"./cleanarch/...", // use cases over their own repository interfaces; database/sql and GORM stores, one or two per interface; app binds them
+	"./dialectdb/...", // a database package's own Querier, one sqlc wrapper per dialect taking struct parameters; the cache calls it in transaction closures
 }
 
 // TestWiring runs the whole suite over each program, as the standalone

@@ -38,6 +38,8 @@ var fixtures = []string{
 	"./checkinsert/goqusvc",       // goqu ScanStruct found, Count and database/sql ErrNoRows, then Rows of the caller's struct; OnConflict DoNothing, DoUpdate
 	"./checkinsert/globalsvc",     // package-level handles (GORM, database/sql) with the caller's struct, a validator, an exists-helper returning true, nil / false, nil
 	"./checkinsert/dtocopy",       // the model filled from the request by a helper of a DTO package (c.Generate(&data)); a copy that may not run, another request, a transformed key
+	"./checkinsert/entlogin",      // ent behind a repository (entrepo): EqualFold as a key, the error through a mapping closure held in a package variable, a create with an optional step on a branch and a struct parameter, two calls down; ContainsFold, an error swallowed, the constraint error caught
+	"./dialectdb/cache",           // a database package's own Querier, one sqlc wrapper per dialect: the cache completes its own calls with each (wiring's dialectdb program)
 	"./checkinsert/sqlxnamed",     // sqlx NamedExec binding the caller's struct (a pointer, a value, an embedded struct) or a map by name, inline and through a store; ON CONFLICT, a key changed in between, another struct, a batch silent
 	"./checkinsert/orlookup",      // one lookup of two unique columns (username = $1 OR email = $2; a GORM fragment), then the insert of either; ON CONFLICT, two ORs, NOT, other values silent
 	"./checkinsert/gormadmin",     // admin-panel GORM: the check in a DAL method (its query, built by a helper returning the chain of a model whose TableName is computed, run by a helper of another package that counts it), the model filled by a form's FillTo, the insert in a closure run by the service's transaction helper (the tx in the context) or GORM's Transaction; Save of a new model; Where(...).Or(...); ON CONFLICT, a re-read on ErrDuplicatedKey, a changed name, Save of a read row or a set ID silent
@@ -80,5 +82,5 @@ func TestRelated(t *testing.T) {
 			}
 		}
 	}
-	assert.Equal(t, map[string]int{"checkinsert/race": 127, "checkinsert/effect-before-claim": 4, "checkinsert/firstorcreate": 5}, counts)
+	assert.Equal(t, map[string]int{"checkinsert/race": 129, "checkinsert/effect-before-claim": 4, "checkinsert/firstorcreate": 5}, counts)
 }

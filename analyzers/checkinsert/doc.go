@@ -44,15 +44,19 @@
 // generics API's gorm.G[T](db).Where(...).First(ctx) too), bun
 // Scan, Exists or Count with Where fragments, go-pg Select, First or Last
 // of a single model, Exists or Count with Where fragments or WherePK, ent
-// Only, First, Exist or Count with equality predicates (of a field, or
-// of an edge's foreign key in the row: HasGroupWith(group.ID(v))), gorp
+// Only, First, Exist or Count with equality predicates (of a field, its
+// case-insensitive EqualFold included, which finds the row an insert of
+// the same value makes; or of an edge's foreign key in the row:
+// HasGroupWith(group.ID(v))), gorp
 // SelectOne, SelectInt (0 when nothing matched) or Get by primary key
 // (nil when nothing matched), xorm Get, GetOrError, Exist, Count or Update by ID, Where
 // fragments, builder.Eq or a condition bean's fields (Get(&User{Email:
 // e})), or a call of a function whose body
 // does one and tells its caller that it found nothing: by returning nil
 // with a nil error, by returning an error variable of its own, by
-// returning the driver's error as it is or wrapped with %w, by
+// returning the driver's error as it is, wrapped with %w or passed
+// through a mapping helper that returns its error argument (a closure a
+// package variable holds: mapUserOutErr = mapTErrFunc(mapUserOut)), by
 // returning a nil error only then (a validator that returns an error
 // when the row exists), or by returning a bool that is true when the row
 // exists (through facts,
@@ -81,11 +85,12 @@
 // as its own Create method, is keyed by the fields the caller reads from
 // it), go-pg Insert
 // of a model built in the function or given to it, ent Create with its
-// Set steps (an edge's SetGroupID(v) and SetGroup(g) too), gorp Insert
+// Set steps (an edge's SetGroupID(v) and SetGroup(g) too; a step added
+// on a branch only, q = q.SetPassword(p), is not a key), gorp Insert
 // of a struct built in the function (it has no conflict clause), xorm
 // Insert or InsertOne of one bean, goqu Insert(...).Rows of a goqu.Record or of a struct (columns by db tag,
 // else lower-cased name; OnConflict read), or a helper whose body does
-// one. The table of a GORM model and the columns of its fields come from
+// one (a struct parameter's fields, arg.Hash, are the caller's). The table of a GORM model and the columns of its fields come from
 // the schema layer; a bun model's from its bun:"table:..." tag (a model
 // without one is not analysed), a go-pg model's from its tableName
 // field's pg tag (else go-pg's plural of its underscored name) and its
@@ -122,7 +127,11 @@
 // caller's lookup; GORM's Where(...).Or(...) after every Where is a
 // lookup of either; a query built by one function and counted by a
 // helper it is given to (util.Exists(ctx, db.Model(&User{}).Where(...)))
-// is a lookup of the builder's keys.
+// is a lookup of the builder's keys. An interface whose two or three
+// implementations the caller sees through its imports (a database
+// package's Querier with a wrapper per SQL dialect) is followed with each
+// in the caller's own pass, in every driver, and reported only where all
+// of them agree.
 //
 // # Example
 //

@@ -58,9 +58,17 @@ func entRow(call ssa.CallInstruction, row *knowledge.Call, info *knowledge.EntIn
 	if len(args) == 0 {
 		return nil
 	}
-	steps, ok := entChain(args[0])
+	steps, optional, ok := entRowChain(args[0])
 	if !ok {
 		return nil
+	}
+	for _, st := range optional {
+		switch st.row.Kind {
+		case knowledge.SetStep:
+			// A column set on one path only: not a key of every insert.
+		default:
+			return nil
+		}
 	}
 	for _, st := range steps {
 		if st.info.Builder == knowledge.EntEntityClient {
@@ -184,7 +192,8 @@ func entPredicateCall(p ssa.Value) (*ssa.Call, *knowledge.EntInfo) {
 // entPredicateKeys returns the keys predicate p pins, and whether they
 // are all it says:
 //
-//   - account.Email(v), account.EmailEQ(v): Column = v;
+//   - account.Email(v), account.EmailEQ(v), account.EmailEqualFold(v):
+//     Column = v;
 //   - membership.HasAccountWith(account.ID(v)) (or IDEQ), when the
 //     membership row holds the edge's foreign key: the foreign key = v.
 //     Other predicates given with the id's are kept as a narrowing;
@@ -198,7 +207,9 @@ func entPredicateKeys(p ssa.Value, depth int) (keys []ops.KeyValue, ok bool) {
 	}
 	args := pc.Common().Args
 	switch info.PredOp {
-	case "=":
+	case "=", "= FOLD":
+		// An equality ignoring case finds the row an insert of the same
+		// value makes: a lookup by that key all the same.
 		if info.Column == "" || len(args) != 1 {
 			return nil, false
 		}
@@ -291,4 +302,77 @@ func entChain(v ssa.Value) (steps []entStep, ok bool) {
 		v = args[0]
 	}
 	return steps, false
+}
+
+// entRowChain is entChain for a finisher whose builder a branch extended
+// with optional steps (q := Create().SetEmail(e); if p != nil { q =
+// q.SetPassword(*p) }; q.Save(ctx)): at a phi of the builder, one edge
+// from which every other edge's steps lead back to it. steps are the
+// chain through that edge, optional the steps of the other edges.
+func entRowChain(v ssa.Value) (steps, optional []entStep, ok bool) {
+	for i := 0; i < ops.MaxTrace; i++ {
+		part, chained := entChain(v)
+		steps = append(steps, part...)
+		if !chained || (len(part) > 0 && part[len(part)-1].starts()) {
+			return steps, optional, chained
+		}
+		from := v
+		if len(part) > 0 {
+			from = part[len(part)-1].args[0]
+		}
+		phi, isPhi := ssaval.Unwrap(from).(*ssa.Phi)
+		if !isPhi {
+			return steps, optional, true
+		}
+		base, opt, found := entPhiBase(phi)
+		if !found {
+			return steps, optional, true
+		}
+		optional = append(optional, opt...)
+		v = base
+	}
+	return steps, optional, false
+}
+
+// entPhiBase returns the edge of phi that every other edge extends with
+// builder steps (none of which starts a chain), and those steps.
+func entPhiBase(phi *ssa.Phi) (ssa.Value, []entStep, bool) {
+	for _, base := range phi.Edges {
+		var opt []entStep
+		all := true
+		for _, e := range phi.Edges {
+			steps, ok := entStepsTo(e, base)
+			if !ok {
+				all = false
+				break
+			}
+			opt = append(opt, steps...)
+		}
+		if all {
+			return base, opt, true
+		}
+	}
+	return nil, nil, false
+}
+
+// entStepsTo returns the builder steps from v back to base, none of
+// which starts a chain; ok is false when v does not lead back to base.
+func entStepsTo(v, base ssa.Value) ([]entStep, bool) {
+	var steps []entStep
+	for i := 0; i < ops.MaxTrace; i++ {
+		if ssaval.Unwrap(v) == ssaval.Unwrap(base) {
+			return steps, true
+		}
+		part, _ := entChain(v)
+		if len(part) == 0 {
+			return nil, false
+		}
+		st := part[0]
+		if st.starts() {
+			return nil, false
+		}
+		steps = append(steps, st)
+		v = st.args[0]
+	}
+	return nil, false
 }

@@ -354,7 +354,7 @@ func entErrorCheck(fn *types.Func, sig *types.Signature) (*Call, *EntInfo) {
 // entPredicateOps are the suffixes of a generated field predicate.
 var entPredicateOps = []struct{ suffix, op string }{
 	// Longest first, so that GTE is not taken for GT.
-	{"ContainsFold", "LIKE"}, {"EqualFold", "LIKE"}, {"HasPrefix", "LIKE"}, {"HasSuffix", "LIKE"},
+	{"ContainsFold", "LIKE"}, {"EqualFold", "= FOLD"}, {"HasPrefix", "LIKE"}, {"HasSuffix", "LIKE"},
 	{"Contains", "LIKE"}, {"NotIn", "NOT IN"}, {"NotNil", "IS NOT NULL"}, {"IsNil", "IS NULL"},
 	{"NEQ", "<>"}, {"GTE", ">="}, {"LTE", "<="}, {"EQ", "="}, {"GT", ">"}, {"LT", "<"}, {"In", "IN"},
 	{"", "="},

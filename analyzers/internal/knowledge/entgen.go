@@ -80,8 +80,11 @@ type EntInfo struct {
 	// count ((*AccountUpdate).Save, (*AccountDelete).Exec).
 	Affected bool
 	// PredOp is, for a Predicate, the comparison: "=", "<>", ">", ">=",
-	// "<", "<=", "IN", "NOT IN", "LIKE" (Contains, HasPrefix, HasSuffix,
-	// EqualFold, ContainsFold), "IS NULL", "IS NOT NULL", the
+	// "<", "<=", "= FOLD" (EqualFold: an equality ignoring case, which
+	// ent's sql.FieldEqualFold writes as lower(c) = lower(v), ILIKE of the
+	// escaped value or a case-insensitive collation), "IN", "NOT IN",
+	// "LIKE" (Contains, HasPrefix, HasSuffix, ContainsFold), "IS NULL",
+	// "IS NOT NULL", the
 	// combinators "AND", "OR", "NOT", or "HAS" for an edge's Has<X> and
 	// Has<X>With.
 	PredOp string

@@ -135,6 +135,12 @@ func runFacts(pass *analysis.Pass) (any, error) {
 	}
 	var completed []string
 	facts.completions, completed = e.complete(pass, extractorFor)
+	if c, key := e.completeSelf(pass, src, funcs, open, facts.openSpans, extractorFor); key != "" {
+		completed = append(completed, key)
+		if c != nil {
+			facts.completions = append(facts.completions, c)
+		}
+	}
 	if w := wiringFact(open, local, completed); w != nil {
 		pass.ExportPackageFact(w)
 	}

@@ -4,7 +4,6 @@ import (
 	"go/constant"
 	"go/token"
 	"go/types"
-	"strings"
 
 	"golang.org/x/tools/go/ssa"
 
@@ -345,70 +344,6 @@ func errorCheckRow(common *ssa.CallCommon) *knowledge.Call {
 		}
 	}
 	return nil
-}
-
-// errFrom reports whether the error value v comes from op's call: its
-// error result, the Scan of the row it returned, GORM's Error field, or a
-// phi all of whose non-nil edges do.
-func errFrom(v ssa.Value, op *RowOp) bool {
-	return fromCall(v, op.Instr, 0)
-}
-
-func fromCall(v ssa.Value, call ssa.CallInstruction, depth int) bool {
-	if depth > 8 || v == nil {
-		return false
-	}
-	v = ssaval.Unwrap(v)
-	switch x := v.(type) {
-	case *ssa.ChangeInterface:
-		return fromCall(x.X, call, depth+1)
-	case *ssa.Extract:
-		return fromCall(x.Tuple, call, depth+1)
-	case *ssa.Call:
-		if ssa.CallInstruction(x) == call {
-			return true
-		}
-		// fmt.Errorf("...: %w", err) keeps the error for errors.Is.
-		if callee := x.Common().StaticCallee(); callee != nil && ssaval.PkgPath(callee) == "fmt" && callee.Name() == "Errorf" && len(x.Common().Args) == 2 {
-			if format, ok := ssaval.ConstString(x.Common().Args[0]); ok && strings.Contains(format, "%w") {
-				for _, a := range SliceValues(x.Common().Args[1]) {
-					if fromCall(a, call, depth+1) {
-						return true
-					}
-				}
-			}
-		}
-		// row.Scan(...) of the row the lookup returned.
-		if site, ok := knowledge.Resolve(x.Common()); ok && site.Row != nil && site.Row.Kind == knowledge.Scan {
-			if recv := site.Receiver(); recv != nil {
-				if c, ok := ssaval.Unwrap(recv).(*ssa.Call); ok && ssa.CallInstruction(c) == call {
-					return true
-				}
-			}
-		}
-	case *ssa.UnOp:
-		if fa, ok := x.X.(*ssa.FieldAddr); ok {
-			if f := ssaval.FieldOf(fa); f != nil && f.Name() == "Error" {
-				return fromCall(fa.X, call, depth+1)
-			}
-		}
-		if stored := storedOnce(x); stored != nil {
-			return fromCall(stored, call, depth+1)
-		}
-	case *ssa.Phi:
-		found := false
-		for _, e := range x.Edges {
-			if c, ok := e.(*ssa.Const); ok && c.IsNil() {
-				continue
-			}
-			if !fromCall(e, call, depth+1) {
-				return false
-			}
-			found = true
-		}
-		return found
-	}
-	return false
 }
 
 // isResult reports whether v is result i of op's call.

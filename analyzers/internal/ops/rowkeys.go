@@ -80,6 +80,14 @@ func keyOf(v ssa.Value) valKey {
 					continue
 				}
 			}
+		case *ssa.Alloc:
+			// A struct parameter whose fields are read by selector
+			// (arg.Hash) stays in the local go/ssa spills it to: the
+			// local's fields are the parameter's.
+			if stored := readOnlyCopy(x); stored != nil {
+				v = stored
+				continue
+			}
 		}
 		break
 	}
@@ -268,4 +276,57 @@ func allocConstant(alloc *ssa.Alloc, field, depth int) bool {
 		}
 	}
 	return stored
+}
+
+// readOnlyCopy returns the value stored in the local alloc when it is
+// stored once, whole, and otherwise only read, its fields included (no
+// store through a field's address, no address passed on): the local is
+// a copy of that value, as go/ssa makes of a struct parameter whose
+// fields are selected. Nil otherwise.
+func readOnlyCopy(alloc *ssa.Alloc) ssa.Value {
+	if alloc.Heap || alloc.Referrers() == nil {
+		return nil
+	}
+	var stored ssa.Value
+	for _, ref := range *alloc.Referrers() {
+		switch r := ref.(type) {
+		case *ssa.Store:
+			if r.Addr != alloc || stored != nil {
+				return nil
+			}
+			stored = r.Val
+		case *ssa.UnOp, *ssa.DebugRef:
+		case *ssa.FieldAddr:
+			if !onlyLoaded(r, 0) {
+				return nil
+			}
+		default:
+			return nil
+		}
+	}
+	return stored
+}
+
+// onlyLoaded reports whether the field address fa is only loaded from,
+// directly or through the addresses of its own fields.
+func onlyLoaded(fa *ssa.FieldAddr, depth int) bool {
+	if fa.Referrers() == nil || depth > 4 {
+		return false
+	}
+	for _, ref := range *fa.Referrers() {
+		switch r := ref.(type) {
+		case *ssa.UnOp:
+			if r.Op != token.MUL {
+				return false
+			}
+		case *ssa.DebugRef:
+		case *ssa.FieldAddr:
+			if !onlyLoaded(r, depth+1) {
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	return true
 }

@@ -406,6 +406,62 @@ func (e *extractor) complete(pass *analysis.Pass, newExtractor func(sourcePackag
 	return comps, keys
 }
 
+// completeSelf returns the completion of the package's own functions with
+// open calls (spans) by the interfaces of open that what it sees binds to
+// several implementations, each in turn, and its key; nil when none is
+// bound so, or none resolves a call. A package importing the package
+// that declares an interface with one implementation per SQL dialect,
+// chosen by configuration, sees every implementation: it needs no binder
+// to complete it, in any driver.
+func (e *extractor) completeSelf(pass *analysis.Pass, src sourcePackage, funcs []*ssa.Function, open []string, spans []span, newExtractor func(sourcePackage, []*ssa.Function) *extractor) (*Completion, string) {
+	if len(e.alts) == 0 {
+		return nil, ""
+	}
+	var ifaces []string
+	for _, iface := range open {
+		if e.bindsSeveral(iface) {
+			ifaces = append(ifaces, iface)
+		}
+	}
+	if len(ifaces) == 0 {
+		return nil, ""
+	}
+	var mine []*ssa.Function
+	for _, fn := range funcs {
+		if slices.ContainsFunc(spans, func(sp span) bool { return sp.pos <= fn.Pos() && fn.Pos() < sp.end }) {
+			mine = append(mine, fn)
+		}
+	}
+	key := completionKey(pass.Pkg, ifaces)
+	var bound []*extractor
+	resolved := false
+	for _, v := range e.variants() {
+		x := newExtractor(src, funcs)
+		x.bound = v
+		for _, fn := range mine {
+			x.Ops(fn)
+		}
+		resolved = resolved || len(x.boundCalls) > 0
+		bound = append(bound, x)
+	}
+	if !resolved {
+		return nil, key
+	}
+	return &Completion{Pkg: pass.Pkg, src: src, Funcs: mine, plain: e, bound: bound}, key
+}
+
+// bindsSeveral reports whether some method of the interface iface has
+// several implementations, each of which does something.
+func (e *extractor) bindsSeveral(iface string) bool {
+	for key, impls := range e.alts {
+		if strings.HasPrefix(key, iface+".") && !strings.Contains(key[len(iface)+1:], ".") &&
+			!slices.ContainsFunc(impls, func(b *boundMethod) bool { return b.summary().empty() }) {
+			return true
+		}
+	}
+	return false
+}
+
 // binds reports whether some method of the interface iface is bound to
 // an implementation that does something (a summary), or to several that
 // all do: only then can a completion find more than the consumer's own
