@@ -387,6 +387,26 @@ func entityPackageOf(pkg *types.Package, pred *types.Named) *types.Package {
 	return nil
 }
 
+// EntModelEntity returns the entity whose model struct is t (or what t
+// points to): ent.Account for *ent.Account; nil when t is no generated
+// entity's model.
+func EntModelEntity(t types.Type) *EntEntity {
+	named := namedOf(t)
+	if named == nil {
+		return nil
+	}
+	ep := EntPackage(named.Obj().Pkg())
+	if ep == nil {
+		return nil
+	}
+	for _, e := range ep.Entities {
+		if e.Model == named.Obj() {
+			return e
+		}
+	}
+	return nil
+}
+
 // EntType returns the role of a generated ent type: TxHandle for the Tx,
 // EitherHandle for the Client and the entity clients (a Client from
 // (*Tx).Client, or an entity client from a Tx's field, runs in the

@@ -26,7 +26,7 @@ func (p *Perms) Grant(ctx context.Context, uid, rid int64, role string) error {
 	if !ent.IsNotFound(err) {
 		return err
 	}
-	return p.client.Perm.Create().SetRole(role).SetUserID(uid).SetRepoID(rid).Exec(ctx) // want `insert into perms after the ent Only of perms found no row with that user_id, repo_id \(the ent create of perms\): two concurrent callers both find nothing and both insert; create with OnConflictColumns`
+	return p.client.Perm.Create().SetRole(role).SetUserID(uid).SetRepoID(rid).Exec(ctx) // want `insert into perms after the ent Only of perms found no row with that user_id, repo_id \(the ent create of perms\): two concurrent callers both find nothing and both insert; perms has no unique key on \(user_id, repo_id\), so both rows are stored`
 }
 
 // Sync is Grant through the store, whose finder wraps ent's NotFoundError.
@@ -40,16 +40,16 @@ func (p *Perms) Sync(ctx context.Context, r *ent.Repo, u *ent.User, role string)
 
 // Lookalikes.
 
-// Invite creates the permission of another user than the one looked up.
-// Silent.
-func (p *Perms) Invite(ctx context.Context, uid, guest, rid int64) error {
-	_, err := p.client.Perm.Query().
+// Share gives a guest the role the user has on the repository: the
+// create runs when the lookup found the user's row. Silent.
+func (p *Perms) Share(ctx context.Context, uid, guest, rid int64) error {
+	pm, err := p.client.Perm.Query().
 		Where(perm.HasUserWith(user.IDEQ(uid)), perm.HasRepoWith(repo.IDEQ(rid))).
 		Only(ctx)
-	if !ent.IsNotFound(err) {
+	if err != nil {
 		return err
 	}
-	return p.client.Perm.Create().SetRole("read").SetUserID(guest).SetRepoID(rid).Exec(ctx)
+	return p.client.Perm.Create().SetRole(pm.Role).SetUserID(guest).SetRepoID(rid).Exec(ctx)
 }
 
 // Any looks for any permission of any user: HasUser() pins no key.

@@ -44,7 +44,7 @@ func (s *Stats) Produce(ctx context.Context, r *ent.Repo, env string) error {
 		return err
 	}
 	st.Count = st.Count + 1
-	_, err = s.store.UpdateStat(ctx, st) // want `stats.count is written back`
+	_, err = s.store.UpdateStat(ctx, st) // want `stats.count \(field Count\) is written back by the ent update of stats in store.\(\*Store\).UpdateStat with a value computed in Go from what the ent Only of stats in store.\(\*Store\).FindStatOfRepoByEnv read`
 	return err
 }
 

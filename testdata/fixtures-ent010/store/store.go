@@ -1,28 +1,19 @@
 // Package store is the repository layer of the ent v0.10 fixture: finders
-// that wrap ent's errors in the service's own (which unwraps), creates and
+// that wrap ent's errors in the service's own (apperr.Error, which
+// unwraps, made by its constructor or by a composite literal), creates and
 // updates of the model they are given.
 package store
 
 import (
 	"context"
-	"fmt"
 
+	"example.com/fixturesent010/apperr"
 	"example.com/fixturesent010/ent"
 	"example.com/fixturesent010/ent/perm"
 	"example.com/fixturesent010/ent/repo"
 	"example.com/fixturesent010/ent/stat"
 	"example.com/fixturesent010/ent/user"
 )
-
-// Error is the service's error; callers test ent.IsNotFound through
-// Unwrap.
-type Error struct {
-	Code string
-	Err  error
-}
-
-func (e *Error) Error() string { return fmt.Sprintf("%s: %v", e.Code, e.Err) }
-func (e *Error) Unwrap() error { return e.Err }
 
 // Store runs the queries on ent's client.
 type Store struct{ c *ent.Client }
@@ -68,9 +59,9 @@ func (s *Store) FindPermOfRepo(ctx context.Context, r *ent.Repo, u *ent.User) (*
 		WithUser().
 		Only(ctx)
 	if ent.IsNotFound(err) {
-		return nil, &Error{Code: "not_found", Err: err}
+		return nil, apperr.New("not_found", err)
 	} else if err != nil {
-		return nil, &Error{Code: "internal", Err: err}
+		return nil, apperr.New("internal", err)
 	}
 	return p, nil
 }
@@ -83,7 +74,32 @@ func (s *Store) CreatePerm(ctx context.Context, p *ent.Perm) (*ent.Perm, error) 
 		SetRepoID(p.RepoID).
 		Save(ctx)
 	if err != nil {
-		return nil, &Error{Code: "internal", Err: err}
+		return nil, apperr.New("internal", err)
 	}
 	return pm, nil
+}
+
+// FindRepoByID returns the repository, its miss wrapped by a composite
+// literal of the service's error.
+func (s *Store) FindRepoByID(ctx context.Context, id int64) (*ent.Repo, error) {
+	r, err := s.c.Repo.Get(ctx, id)
+	if err != nil {
+		return nil, &apperr.Error{Code: "not_found", Message: "no repository", Wrap: err}
+	}
+	return r, nil
+}
+
+// FindRepoOpaque returns the repository, its miss replaced by an error
+// that keeps its text only: ent.IsNotFound of it is false.
+func (s *Store) FindRepoOpaque(ctx context.Context, id int64) (*ent.Repo, error) {
+	r, err := s.c.Repo.Get(ctx, id)
+	if err != nil {
+		return nil, &apperr.Opaque{Text: err.Error()}
+	}
+	return r, nil
+}
+
+// SyncRepo inserts the repository with the remote's id.
+func (s *Store) SyncRepo(ctx context.Context, id int64, name string) (*ent.Repo, error) {
+	return s.c.Repo.Create().SetID(id).SetName(name).Save(ctx)
 }
