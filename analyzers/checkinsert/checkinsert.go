@@ -54,6 +54,9 @@ func check(r *report.Reporter, res *ops.Result, sch *schema.Schema, fn *ssa.Func
 				lookups = append(lookups, op)
 			}
 		case ops.Insert:
+			if op.IfNew {
+				continue // an insert only for a caller giving a new model
+			}
 			if op = resolve(sch, op); op != nil {
 				inserts = append(inserts, op)
 			}

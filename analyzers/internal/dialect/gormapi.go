@@ -43,6 +43,8 @@ func (api *gormAPI) library() *ops.Library {
 		Name:       api.lib,
 		Pkg:        api.pkg,
 		Row:        gormRowOp,
+		ChainRow:   gormChainRow,
+		NewModel:   gormSaveInserts,
 		Read:       gormReadOf,
 		Writes:     gormWritesOf,
 		Update:     gormUpdate,

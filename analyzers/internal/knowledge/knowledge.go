@@ -101,6 +101,7 @@ const (
 	Lease    // makes scheduled jobs run on one replica at a time (gocron WithDistributedLocker)
 	Fresh    // returns a value that differs on every call (uuid.New, rand, time.Now)
 	Wait     // waits (time.Sleep, time.After): part of a hand-written retry loop
+	CtxValue // returns a context carrying its Value argument (context.WithValue): a transaction stored there travels with the context
 )
 
 var kindNames = [...]string{
@@ -113,7 +114,7 @@ var kindNames = [...]string{
 	Request: "request", NewRequest: "new-request", SetHeader: "set-header", SetIdemKey: "set-idempotency-key",
 	Retry: "retry", RetryClient: "retry-client", RetryConfig: "retry-config", Dial: "dial",
 	TTLLockAcquire: "ttl-lock-acquire", TTLLockRelease: "ttl-lock-release", TTLLockExtend: "ttl-lock-extend",
-	FenceToken: "fence-token", Schedule: "schedule", Fresh: "fresh", Wait: "wait",
+	FenceToken: "fence-token", Schedule: "schedule", Fresh: "fresh", Wait: "wait", CtxValue: "context-value",
 	ErrorCode: "error-code",
 	NewHandle: "new-handle", Eval: "eval", TTLLockReleaseOwned: "ttl-lock-release-owned",
 	MarkRetryable: "mark-retryable", MarkPermanent: "mark-permanent", Lease: "lease",

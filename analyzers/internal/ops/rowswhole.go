@@ -106,10 +106,15 @@ func storesFields(addr ssa.Value, depth int) bool {
 // them); not those the helper overwrites. A field already among keys is
 // not added again.
 func addGivenKeys(keys []KeyValue, v ssa.Value, overwritten []string) []KeyValue {
+	// The fields the caller stores (a literal, or field by field), and
+	// those it only reads (a decoded request's g.Name, in its lookup).
 	given := StructKeys(v)
-	if len(given) == 0 {
-		given = nil
-		readKeys(ssaval.Unwrap(v), 0, &given)
+	var read []KeyValue
+	readKeys(ssaval.Unwrap(v), 0, &read)
+	for _, k := range read {
+		if !slices.ContainsFunc(given, func(g KeyValue) bool { return g.Field == k.Field }) {
+			given = append(given, k)
+		}
 	}
 	for _, k := range given {
 		dup := slices.Contains(overwritten, k.Field)
