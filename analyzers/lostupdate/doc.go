@@ -27,7 +27,8 @@
 // scanned by Scan into destinations aligned with its select list (GORM
 // Raw("SELECT c ...").Scan(&v) of one column too), or by sqlx's Get into
 // a value or a struct (fields by db tag, else lower-cased name); ent's
-// Get, Only or First; GORM's generics gorm.G[T](db).Where(...).First(ctx)
+// Get, Only or First (on a client of any ent from v0.10 on, in the
+// function or in a helper returning the entity); GORM's generics gorm.G[T](db).Where(...).First(ctx)
 // (Take, Last); a sqlc-generated :one SELECT by key (its result's fields
 // hold the columns, in this package or another, through facts); GORM
 // First, Take, Last or Find into a model, bun NewSelect().Model(m)...
@@ -56,7 +57,10 @@
 // UpdateOneID(id), UpdateOne(e) or e.Update(); a sqlc-generated UPDATE
 // whose placeholder takes the value, as an argument or a field of its
 // <Name>Params; or a call of a function
-// that writes its model parameter whole that way (a repository's Save).
+// that writes its model parameter whole that way (a repository's Save),
+// or writes the fields it sets from it to that model's row (a store's
+// UpdateOne(m).SetCount(m.Count)...Save(ctx) on ent's client: the
+// caller's changes to those fields).
 // The columns of a GORM model's fields come from the schema layer, a bun
 // model's from its bun tags, a go-pg model's from its pg tags, a gorp
 // struct's from its db tags, an xorm bean's from its xorm tags.
@@ -131,7 +135,8 @@
 // What is not analysed yet, and so never reported: the generics API's
 // Set steps; a read and a
 // write in different functions other than through a helper returning the
-// model it read or writing the model it is given whole; rows read by
+// model it read or writing the model it is given (whole, or the fields
+// it sets from it); rows read by
 // Query in a loop or sqlx Select into a slice; RowsAffected after a
 // guarded UPDATE is not checked. Unknown suppresses: when the SQL,
 // the key or the path of the value is not understood, nothing is

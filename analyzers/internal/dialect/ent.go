@@ -55,6 +55,16 @@ var entOpsLibrary = &ops.Library{
 		row, info := knowledge.EntCall(obj)
 		return entUpdate(call, row, info)
 	},
+	// A helper's model read or written (a store's finder returning the
+	// entity, its update of the entity given): the entity's table, and
+	// its fields' Field<F> columns.
+	ModelColumns: func(_ *ssa.Function, t types.Type) (string, func(string) (string, bool)) {
+		e := knowledge.EntModelEntity(t)
+		if e == nil || e.Table == "" {
+			return "", nil
+		}
+		return e.Table, e.Column
+	},
 }
 
 // entClientOps gives a client call's transaction and lock operations.

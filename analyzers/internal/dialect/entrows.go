@@ -19,8 +19,9 @@ type entStep struct {
 	args []ssa.Value // the receiver first
 }
 
-// entRow classifies a finisher of an ent-generated builder: Only, First,
-// Exist or Count of a query whose Where steps pin fields with equality
+// entRow classifies a finisher of an ent-generated builder: the entity
+// client's Get(ctx, id) is a lookup by id; Only, First, Exist or Count of
+// a query whose Where steps pin fields with equality
 // predicates (or an edge's foreign key, HasGroupWith(group.ID(v))) is a
 // lookup, Narrowed when a predicate pins no key (entWhere); Save or Exec
 // of a create (or of its upsert) an insert of the fields its Set steps
@@ -34,6 +35,21 @@ func entRow(call ssa.CallInstruction, row *knowledge.Call, info *knowledge.EntIn
 	name := row.Func.Name
 	op := &ops.RowOp{Table: info.Entity.Table, Lib: "ent", FromLibrary: true, NilResult: -1}
 	switch {
+	case row.Kind == knowledge.Find && info.Builder == knowledge.EntEntityClient && name == "Get":
+		// Get(ctx, id): the row with that id; a miss is a *NotFoundError.
+		args := call.Common().Args
+		if len(args) != 3 {
+			return nil
+		}
+		op.Kind, op.ErrWhenNotFound = ops.Lookup, row.ErrNoRow
+		op.Handle = ops.Root(args[0])
+		col, ok := info.Entity.Column("ID")
+		if !ok {
+			col = "id"
+		}
+		op.Keys = []ops.KeyValue{{Column: col, Value: args[2]}}
+		op.Desc = "the ent Get of " + op.Table
+		return op
 	case row.Kind == knowledge.Find && info.Builder == knowledge.EntQuery:
 		switch name {
 		case "Only", "First", "OnlyID", "FirstID":

@@ -401,9 +401,10 @@ func entPredicate(fn *types.Func, sig *types.Signature) (*Call, *EntInfo) {
 }
 
 // entityPackage reports whether pkg has the shape of a generated entity
-// package: string constants Label, Table and FieldID, a []string variable
-// Columns, and a type OrderOption whose underlying type is
-// func(*entgo.io/ent/dialect/sql.Selector).
+// package, in every ent version from v0.10 on: string constants Label,
+// Table and FieldID, a []string variable Columns, and a function
+// ValidColumn(string) bool. (The type OrderOption, of the same
+// underlying type as the predicates, came with v0.12.)
 func entityPackage(pkg *types.Package) bool {
 	for _, c := range []string{"Label", "Table", "FieldID"} {
 		if _, ok := stringConst(pkg, c); !ok {
@@ -417,8 +418,14 @@ func entityPackage(pkg *types.Package) bool {
 	if s, ok := cols.Type().(*types.Slice); !ok || !types.Identical(s.Elem(), types.Typ[types.String]) {
 		return false
 	}
-	order, ok := pkg.Scope().Lookup("OrderOption").(*types.TypeName)
-	return ok && isSelectorFunc(order.Type())
+	valid, ok := pkg.Scope().Lookup("ValidColumn").(*types.Func)
+	if !ok {
+		return false
+	}
+	sig := valid.Signature()
+	return sig.Recv() == nil && sig.Params().Len() == 1 && sig.Results().Len() == 1 &&
+		types.Identical(sig.Params().At(0).Type(), types.Typ[types.String]) &&
+		types.Identical(sig.Results().At(0).Type(), types.Typ[types.Bool])
 }
 
 // isSelectorFunc reports whether t's underlying type is

@@ -24,10 +24,16 @@ import (
 //
 // Uniqueness is read from what ent generates for a unique edge only: the
 // order option By<X>Field in the entity package (ent v0.12 on), or the
-// create builder's Set<X>ID. Two unique edges of one entity on the same
-// table and column are the two names of a self-referential O2O edge
-// (next and prev): the constants do not say which one's row holds the
-// column, so neither is taken as a column of this row.
+// create builder's Set<X>ID. An edge to another table (one with
+// <X>InverseTable, which ent declares only when the other entity's table
+// is not this one's) whose relation table is this entity's own is unique
+// too: its foreign key is a column of this row, pointing at one row of
+// the other table (M2O, or the owning side of an O2O); that is what the
+// entity package alone says of it before v0.12, where a predicate's
+// entity has no create builder to ask. Two unique edges of one entity on
+// the same table and column are the two names of a self-referential O2O
+// edge (next and prev): the constants do not say which one's row holds
+// the column, so neither is taken as a column of this row.
 
 // hasEdge reports whether the entity package declares edge x: an untyped
 // string constant Edge<x>.
@@ -71,10 +77,16 @@ func (e *EntEntity) edgeTableColumn(x string) (string, bool) {
 	return stringConst(e.Pkg, x+"Column")
 }
 
-// edgeUnique reports whether edge x is unique: the entity package orders
-// by a field of it, or the create builder sets it by one id.
+// edgeUnique reports whether edge x, whose relation table is the
+// entity's own (edgeTableColumn), is unique: the entity package orders by
+// a field of it, the other end is another table, or the create builder
+// sets it by one id.
 func (e *EntEntity) edgeUnique(x string) bool {
 	if by, ok := e.Pkg.Scope().Lookup("By" + x + "Field").(*types.Func); ok && by.Signature().Recv() == nil {
+		return true
+	}
+	// Called after edgeTableColumn: <x>Table is the entity's own table.
+	if _, ok := stringConst(e.Pkg, x+"InverseTable"); ok {
 		return true
 	}
 	for tn, b := range e.builders {

@@ -334,20 +334,80 @@ func entEntity(pkg *types.Package, t types.Type) *EntEntity {
 			}
 		}
 	}
-	// The entity package: Order(o ...account.OrderOption).
-	if order := methodNamed(query, "Order"); order != nil && order.Signature().Variadic() {
-		ps := order.Signature().Params()
-		if s, ok := ps.At(ps.Len() - 1).Type().(*types.Slice); ok {
-			if n := namedOf(s.Elem()); n != nil && n.Obj().Pkg() != nil {
-				e.Pkg = n.Obj().Pkg()
-				e.Table, _ = stringConst(e.Pkg, "Table")
+	// The entity package. Since ent v0.12 the query's Order takes the
+	// entity package's option (Order(o ...account.OrderOption)); before
+	// (v0.10, v0.11) the ent package's own OrderFunc, and nothing of the
+	// generated client's API names the entity package: it is then the
+	// package ent imports that declares the predicates Where takes
+	// (entityPackageOf).
+	order := namedOf(variadicElem(methodNamed(query, "Order")))
+	if order == nil || !isSelectorFunc(order) {
+		return nil
+	}
+	if order.Obj().Pkg() != pkg {
+		e.Pkg = order.Obj().Pkg()
+	} else if pred := namedOf(variadicElem(methodNamed(query, "Where"))); pred != nil && isSelectorFunc(pred) {
+		e.Pkg = entityPackageOf(pkg, pred)
+	}
+	// Without it (ent's package read from export data, which lists only
+	// the imports its API refers to) the entity is still recognised, with
+	// no Table and no field methods, as an importer sees v0.12's.
+	if e.Pkg != nil {
+		e.Table, _ = stringConst(e.Pkg, "Table")
+	}
+	return e
+}
+
+// variadicElem returns the element type of fn's variadic parameter, or nil.
+func variadicElem(fn *types.Func) types.Type {
+	if fn == nil || !fn.Signature().Variadic() {
+		return nil
+	}
+	ps := fn.Signature().Params()
+	if s, ok := ps.At(ps.Len() - 1).Type().(*types.Slice); ok {
+		return s.Elem()
+	}
+	return nil
+}
+
+// entityPackageOf returns the package among pkg's imports that has the
+// shape of an entity package (entityPackage) and declares a function
+// returning the predicate type pred (account.ID(id) predicate.Account),
+// or nil.
+func entityPackageOf(pkg *types.Package, pred *types.Named) *types.Package {
+	for _, imp := range pkg.Imports() {
+		if !entityPackage(imp) {
+			continue
+		}
+		scope := imp.Scope()
+		for _, name := range scope.Names() {
+			f, ok := scope.Lookup(name).(*types.Func)
+			if ok && f.Signature().Results().Len() == 1 && types.Identical(f.Signature().Results().At(0).Type(), pred) {
+				return imp
 			}
 		}
 	}
-	if e.Pkg == nil {
+	return nil
+}
+
+// EntModelEntity returns the entity whose model struct is t (or what t
+// points to): ent.Account for *ent.Account; nil when t is no generated
+// entity's model.
+func EntModelEntity(t types.Type) *EntEntity {
+	named := namedOf(t)
+	if named == nil {
 		return nil
 	}
-	return e
+	ep := EntPackage(named.Obj().Pkg())
+	if ep == nil {
+		return nil
+	}
+	for _, e := range ep.Entities {
+		if e.Model == named.Obj() {
+			return e
+		}
+	}
+	return nil
 }
 
 // EntType returns the role of a generated ent type: TxHandle for the Tx,

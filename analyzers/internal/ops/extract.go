@@ -555,6 +555,7 @@ func (e *extractor) summary(fn *ssa.Function) *Summary {
 	s = e.rowSummary(fn, s)
 	s = e.writeSummary(fn, s)
 	s = bindsSummary(fn, s)
+	s = wrapSummary(fn, s)
 	if l, f := e.generatedHere(fn); f != nil && l.Summarize != nil {
 		s = l.Summarize(fn, f, s)
 	}

@@ -94,9 +94,21 @@ func runFacts(pass *analysis.Pass) (any, error) {
 		if len(open) > 0 {
 			pass.ExportPackageFact(&Wiring{Open: open})
 		}
-		// A package of DTOs: its copying helpers are what importers need.
+		// A package of DTOs: its copying helpers are what importers need;
+		// a package of errors: its constructors wrapping an error.
+		wraps := wrapperFacts(src)
 		for obj, c := range copies {
-			pass.ExportObjectFact(obj, &Summary{Copies: c})
+			s := wraps[obj]
+			if s == nil {
+				s = &Summary{}
+			}
+			s.Copies = c
+			pass.ExportObjectFact(obj, s)
+		}
+		for obj, s := range wraps {
+			if copies[obj] == nil {
+				pass.ExportObjectFact(obj, s)
+			}
 		}
 		return facts, nil
 	}

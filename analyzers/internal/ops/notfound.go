@@ -470,12 +470,14 @@ func (e *extractor) lookupResult(fn *ssa.Function, op *RowOp) (nilResult int, se
 			return -1, name, false
 		}
 	}
-	// The library's error returned as it is.
+	// The library's error returned as it is, or in an error that unwraps
+	// to it (errwrap.go).
 	for _, b := range fn.Blocks {
 		if len(b.Instrs) == 0 {
 			continue
 		}
-		if ret, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return); ok && fromCall(ret.Results[errIdx], op.Instr, 0) {
+		if ret, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return); ok &&
+			(fromCall(ret.Results[errIdx], op.Instr, 0) || e.wrappedFrom(ret.Results[errIdx], op.Instr)) {
 			return -1, "", true
 		}
 	}

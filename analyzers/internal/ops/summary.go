@@ -72,6 +72,12 @@ type Summary struct {
 	// counted, plus one; 0 when none) holding that handle: InTx follows
 	// it in other packages, where Root cannot see the body.
 	BindsHandle int
+	// WrapsErr is, for a constructor of an error that unwraps to an
+	// error it is given (return &Error{Code: c, Wrap: err}, with
+	// (*Error).Unwrap returning Wrap), that parameter (receiver counted,
+	// plus one; 0 when none): errors.Is and errors.As see through it
+	// (errwrap.go).
+	WrapsErr int
 	// Copies are the fields it copies from one parameter into another on
 	// every call (copies.go).
 	Copies []FieldCopy
@@ -145,6 +151,9 @@ func (s *Summary) String() string {
 	for _, c := range s.Copies {
 		parts = append(parts, fmt.Sprintf("copy(p%d.%s <- p%d.%s)", c.To, c.ToField, c.From, c.FromField))
 	}
+	if s.WrapsErr > 0 {
+		parts = append(parts, fmt.Sprintf("wraps(p%d)", s.WrapsErr-1))
+	}
 	if s.Builds != nil {
 		parts = append(parts, s.Builds.String())
 	}
@@ -162,7 +171,7 @@ func (s *Summary) empty() bool {
 		len(s.Sends) == 0 && len(s.Retries) == 0 && len(s.Keys) == 0 && !s.FreshResult &&
 		len(s.Lookups) == 0 && len(s.Inserts) == 0 && len(s.UniqueChecks) == 0 &&
 		len(s.ModelReads) == 0 && len(s.ModelWrites) == 0 &&
-		s.Builds == nil && s.RetryingClient == "" && s.Generated == nil && s.BindsHandle == 0 && len(s.LockedResults) == 0 && len(s.Copies) == 0)
+		s.Builds == nil && s.RetryingClient == "" && s.Generated == nil && s.BindsHandle == 0 && s.WrapsErr == 0 && len(s.LockedResults) == 0 && len(s.Copies) == 0)
 }
 
 // returnedRoot returns the result that some return of fn gives a value

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"go/token"
 	"go/types"
+	"strings"
 
 	"golang.org/x/tools/go/ssa"
 
@@ -28,12 +29,19 @@ type ModelReadFact struct {
 // A ModelWriteFact says that a function writes every column of the
 // model its parameter Param points to (GORM Save or Updates(m), bun
 // NewUpdate().Model(m) without Set or Column steps): a repository's
-// Save.
+// Save. With Fields, it writes those fields only, each to the column of
+// the same index in Columns of Table, on the model's own row: a client's
+// update of the model given, keyed by its fields, setting columns to
+// its fields (ent's UpdateOne(m).SetCount(m.Count)).
 type ModelWriteFact struct {
 	Param  int
 	Lib    string
 	Desc   string
 	Handle int
+	Table  string
+	Fields []string
+	// Columns are the columns of Fields, by index.
+	Columns []string
 }
 
 func (s *Summary) writeParts() []string {
@@ -46,7 +54,11 @@ func (s *Summary) writeParts() []string {
 		parts = append(parts, fmt.Sprintf("model-read(r%d %s%s)", r.Result, r.Lib, value))
 	}
 	for _, w := range s.ModelWrites {
-		parts = append(parts, fmt.Sprintf("model-write(p%d %s)", w.Param, w.Lib))
+		fields := ""
+		if len(w.Fields) > 0 {
+			fields = " " + strings.Join(w.Fields, ",")
+		}
+		parts = append(parts, fmt.Sprintf("model-write(p%d %s%s)", w.Param, w.Lib, fields))
 	}
 	return parts
 }
@@ -108,6 +120,7 @@ func (e *extractor) writeSummary(fn *ssa.Function, s *Summary) *Summary {
 			}
 		}
 	}
+	writes = append(writes, e.paramFieldWrites(fn)...)
 	if len(reads) == 0 && len(writes) == 0 {
 		return s
 	}
@@ -269,13 +282,20 @@ func (e *extractor) helperWrites(fn *ssa.Function, call *ssa.Call) []*ColumnWrit
 		}
 		var columnOf func(string) (string, bool)
 		table := ""
-		if l := libraryNamed(w.Lib); l != nil && l.ModelColumns != nil {
+		if len(w.Fields) > 0 {
+			table, columnOf = w.Table, w.columnOf
+		} else if l := libraryNamed(w.Lib); l != nil && l.ModelColumns != nil {
 			table, columnOf = l.ModelColumns(fn, model)
 		}
 		for _, st := range FieldStores(fn, addr) {
 			f := ssaval.FieldOf(st.Addr.(*ssa.FieldAddr))
 			if f == nil {
 				continue
+			}
+			if len(w.Fields) > 0 {
+				if _, ok := w.columnOf(f.Name()); !ok {
+					continue // a field the helper does not write
+				}
 			}
 			cw := &ColumnWrite{Instr: call, Table: table, Model: model, ModelAddr: addr, Field: f.Name(), Value: st.Val, Store: st,
 				Handle: h, Lib: w.Lib, Desc: w.Desc, Via: name}
@@ -302,4 +322,115 @@ func ResultValue(call *ssa.Call, i int) ssa.Value {
 		}
 	}
 	return nil
+}
+
+// columnOf returns the column a ModelWriteFact with Fields writes field f
+// to.
+func (w *ModelWriteFact) columnOf(f string) (string, bool) {
+	for i, g := range w.Fields {
+		if g == f && i < len(w.Columns) {
+			return w.Columns[i], true
+		}
+	}
+	return "", false
+}
+
+// paramFieldWrites returns, per model parameter, the fields fn writes
+// back to the parameter's own row through a library's client update: a
+// write of a column whose value is a load of a field of the parameter,
+// of the model given (ent's UpdateOne(p).SetCount(p.Count)) or keyed by
+// loads of its fields (UpdateOneID(p.ID)), not guarded by a Where. A
+// parameter one of whose writes is of another row or guarded makes no
+// fact: the caller's stores into the model would not be what the helper
+// writes as they are.
+func (e *extractor) paramFieldWrites(fn *ssa.Function) []ModelWriteFact {
+	type acc struct {
+		fact  ModelWriteFact
+		valid bool
+	}
+	byParam := map[int]*acc{}
+	var order []int
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			call, ok := instr.(*ssa.Call)
+			if !ok {
+				continue
+			}
+			callee := call.Common().StaticCallee()
+			if callee == nil {
+				continue
+			}
+			obj, ok := callee.Object().(*types.Func)
+			if !ok {
+				continue
+			}
+			l := claimant(obj)
+			if l == nil || l.ClientWrites == nil {
+				continue
+			}
+			for _, w := range l.ClientWrites(call, obj) {
+				p, f := paramFieldLoad(w.Value)
+				i := paramIndex(fn, p)
+				if i < 0 || w.Column == "" || w.Table == "" {
+					continue
+				}
+				a := byParam[i]
+				if a == nil {
+					h := -1
+					if hp, ok := w.Handle.(*ssa.Parameter); ok {
+						h = paramIndex(fn, hp)
+					}
+					a = &acc{fact: ModelWriteFact{Param: i, Lib: w.Lib, Desc: w.Desc, Handle: h, Table: w.Table}, valid: true}
+					byParam[i] = a
+					order = append(order, i)
+				}
+				// The parameter's own row: the model given (UpdateOne(p)),
+				// or keys that are its fields (UpdateOneID(p.ID)).
+				own := w.ModelAddr != nil && ssaval.Unwrap(w.ModelAddr) == p
+				if w.ModelAddr == nil && len(w.Keys) > 0 {
+					own = true
+					for _, k := range w.Keys {
+						if kp, _ := paramFieldLoad(k.Value); kp != p {
+							own = false
+						}
+					}
+				}
+				if !own || w.Guarded || w.Keyed || w.Table != a.fact.Table {
+					a.valid = false
+					continue
+				}
+				a.fact.Fields = append(a.fact.Fields, f)
+				a.fact.Columns = append(a.fact.Columns, w.Column)
+			}
+		}
+	}
+	var out []ModelWriteFact
+	for _, i := range order {
+		if a := byParam[i]; a.valid && len(a.fact.Fields) > 0 {
+			out = append(out, a.fact)
+		}
+	}
+	return out
+}
+
+// paramFieldLoad returns the parameter and field name when v is a load of a
+// field of a parameter (p.Count, p a pointer to a struct); nil, "" otherwise.
+func paramFieldLoad(v ssa.Value) (*ssa.Parameter, string) {
+	load, ok := ssaval.Unwrap(v).(*ssa.UnOp)
+	if !ok || load.Op != token.MUL {
+		return nil, ""
+	}
+	fa, ok := load.X.(*ssa.FieldAddr)
+	if !ok {
+		return nil, ""
+	}
+	p, ok := fa.X.(*ssa.Parameter)
+	if !ok {
+		return nil, ""
+	}
+	f := ssaval.FieldOf(fa)
+	if f == nil {
+		return nil, ""
+	}
+	return p, f.Name()
 }
