@@ -213,7 +213,8 @@ func keyedByRow(sch *schema.Schema, rd *ops.ColumnRead, keys []ops.KeyValue) boo
 // keyedByScan reports whether a key column of the write is pinned to the
 // value the read scanned from that column of its row (UPDATE ... WHERE id
 // = $2 with the id the SELECT returned): the write is of the row read,
-// whatever the read's keys were.
+// whatever the read's keys were. The id may come through a conversion of
+// the row the read filled (t.ID after t := tr.toTask()).
 func keyedByScan(rd *ops.ColumnRead, keys []ops.KeyValue) bool {
 	for _, k := range keys {
 		load, ok := ssaval.Unwrap(k.Value).(*ssa.UnOp)
@@ -221,8 +222,16 @@ func keyedByScan(rd *ops.ColumnRead, keys []ops.KeyValue) bool {
 			continue
 		}
 		for _, c := range rd.Cols {
-			if strings.EqualFold(c.Column, k.Column) && ops.SameAddr(load.X, c.Addr) {
+			if !strings.EqualFold(c.Column, k.Column) {
+				continue
+			}
+			if ops.SameAddr(load.X, c.Addr) {
 				return true
+			}
+			for _, src := range ops.ConvertedFrom(load.X) {
+				if ops.SameAddr(src, c.Addr) {
+					return true
+				}
 			}
 		}
 	}
