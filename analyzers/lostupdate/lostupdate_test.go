@@ -29,6 +29,7 @@ var fixtures = []string{
 	"./lostupdate/xormwallet",   // xorm Get into a bean, then Update or Cols().Update of it; Incr, Decr, ForUpdate in engine.Transaction or after Begin silent
 	"./lostupdate/gopgsvc",      // go-pg Select, then Update of the model, Column, Set and Value; a service over package gopgrepo (Get, Save)
 	"./lostupdate/goquwallet",   // goqu ScanStruct or database/sql Scan, then Update Set(goqu.Record) of a value computed in Go; goqu.L and ForUpdate(exp.Wait) silent
+	"./lostupdate/callback",     // sqlx, database/sql, pgx, GORM: the row read (SELECT * by sqlx Get), converted, passed to the caller's callback and written back by the id read back; a FOR UPDATE on the pool; the lock in the writing transaction, a copy, other columns silent
 }
 
 // TestFix checks the suggested fixes against fix.go.golden.

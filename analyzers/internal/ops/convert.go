@@ -13,23 +13,38 @@ import (
 // (the db tags' type) and converts it to the domain type with a function
 // of its own (tr.toTask(), toDomain(rec)) before the domain value is
 // changed and written back. The domain value's fields hold the record's
-// columns; ConvertedFrom says which, by reading what the conversion
+// columns; ConvertedChain says which, by reading what the conversion
 // stores into each field of the struct it returns, never by names.
 
 // maxConvertDepth bounds nested conversions (a conversion whose fields
 // come from another conversion's result).
 const maxConvertDepth = 2
 
-// ConvertedFrom returns, for the address of a field of a struct that a
+// ConvertedChain returns the caller-side addresses of the fields the field
+// address addr was converted from (convertedFrom), and those they were
+// converted from in turn, up to maxConvertDepth conversions.
+func ConvertedChain(addr ssa.Value) []ssa.Value {
+	var out []ssa.Value
+	work := []ssa.Value{addr}
+	for depth := 0; depth < maxConvertDepth && len(work) > 0; depth++ {
+		var next []ssa.Value
+		for _, a := range work {
+			next = append(next, convertedFrom(a, depth)...)
+		}
+		out = append(out, next...)
+		work = next
+	}
+	return out
+}
+
+// convertedFrom returns, for the address of a field of a struct that a
 // function with a body built and returned (a pointer to a literal, or a
 // struct value the caller stored in a local once), the caller-side
 // addresses of the argument fields the function derived that field from:
 // &tr.Position for t.Position after t := tr.toTask() whose literal holds
-// Position: r.Position. Nil otherwise.
-func ConvertedFrom(addr ssa.Value) []ssa.Value {
-	return convertedFrom(addr, 0)
-}
-
+// Position: r.Position. For a function value, whose body is not known,
+// the same field of an argument of the result's type (passedThrough).
+// Nil otherwise.
 func convertedFrom(addr ssa.Value, depth int) []ssa.Value {
 	if depth >= maxConvertDepth {
 		return nil
@@ -49,7 +64,10 @@ func convertedFrom(addr ssa.Value, depth int) []ssa.Value {
 		return nil
 	}
 	callee := call.Common().StaticCallee()
-	if callee == nil || len(callee.Blocks) == 0 {
+	if callee == nil {
+		return passedThrough(call, idx, field)
+	}
+	if len(callee.Blocks) == 0 {
 		return nil
 	}
 	var out []ssa.Value
@@ -72,6 +90,38 @@ func convertedFrom(addr ssa.Value, depth int) []ssa.Value {
 			if src != nil {
 				out = append(out, src)
 			}
+		}
+	}
+	return out
+}
+
+// passedThrough returns, for a call of a function value whose result idx
+// has the type of one of its arguments (updateFn func(h *Hour) (*Hour,
+// error)), the field of that argument: code the function cannot see
+// that is given the row and returns a row of its type is taken to return
+// it, changed or not.
+func passedThrough(call *ssa.Call, idx, field int) []ssa.Value {
+	c := call.Common()
+	if c.IsInvoke() {
+		return nil
+	}
+	if _, closure := c.Value.(*ssa.MakeClosure); closure {
+		return nil
+	}
+	res := c.Signature().Results()
+	if idx >= res.Len() {
+		return nil
+	}
+	rt := res.At(idx).Type()
+	var out []ssa.Value
+	for _, arg := range c.Args {
+		if !types.Identical(arg.Type(), rt) {
+			continue
+		}
+		if _, isPtr := rt.Underlying().(*types.Pointer); isPtr {
+			out = append(out, &ssa.FieldAddr{X: ssaval.Unwrap(arg), Field: field})
+		} else if load, ok := ssaval.Unwrap(arg).(*ssa.UnOp); ok && load.Op == token.MUL {
+			out = append(out, &ssa.FieldAddr{X: load.X, Field: field})
 		}
 	}
 	return out

@@ -20,7 +20,7 @@ const maxDerive = 96
 // (time.Now) and the result of a database call end a path: what they
 // return is not the Go value computed. A field of a struct a function of
 // the package converted from a read row is followed to the row's field
-// (ConvertedFrom).
+// (ConvertedChain).
 func DerivedFrom(v ssa.Value, match func(addr ssa.Value) bool) *ssa.UnOp {
 	return derivedFrom(v, match, 0)
 }
@@ -100,7 +100,9 @@ func derivedFrom(v ssa.Value, match func(addr ssa.Value) bool, depth int) *ssa.U
 // the field address (or field) addr was converted from.
 func matchConverted(addr ssa.Value, match func(addr ssa.Value) bool, depth int) bool {
 	for _, src := range convertedFrom(addr, depth) {
-		if match(src) {
+		// A conversion of a conversion (a callback's result of the
+		// row a record was converted to) is followed to its row.
+		if match(src) || matchConverted(src, match, depth+1) {
 			return true
 		}
 	}
