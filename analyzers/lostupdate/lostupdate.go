@@ -65,7 +65,7 @@ func check(pass *analysis.Pass, r *report.Reporter, res *ops.Result, sch *schema
 				continue
 			}
 			col, load, readAddr := match(sch, rd, w)
-			if load == nil {
+			if load == nil || readKey(sch, rd, col) {
 				continue
 			}
 			change := ops.ChangeOf(w.Value, load, readAddr, rd.Instr, w.Instr)
@@ -277,6 +277,30 @@ func rowField(v, addr ssa.Value) *types.Var {
 		base = outer.X
 	}
 	return nil
+}
+
+// readKey reports whether col is a column the read's WHERE pinned, or
+// the primary key of the model read: the key chooses the row, it is not
+// a value computed from it (a whole-model Save writes it back as well).
+func readKey(sch *schema.Schema, rd *ops.ColumnRead, col string) bool {
+	for _, k := range rd.Keys {
+		if strings.EqualFold(k.Column, col) {
+			return true
+		}
+	}
+	if rd.Model == nil {
+		return false
+	}
+	m, ok := sch.Model(rd.Model)
+	if !ok {
+		return false
+	}
+	for _, k := range m.Keys {
+		if k.Primary && len(k.Columns) == 1 && strings.EqualFold(k.Columns[0], col) {
+			return true
+		}
+	}
+	return false
 }
 
 // pinsVersion reports whether the write's WHERE pins the version column:

@@ -58,5 +58,5 @@ func TestRelated(t *testing.T) {
 			assert.Contains(t, d.Related[0].Message, "the read: ")
 		}
 	}
-	assert.Equal(t, 68, n)
+	assert.Equal(t, 77, n)
 }

@@ -2,6 +2,7 @@ package ops
 
 import (
 	"fmt"
+	"go/token"
 	"go/types"
 
 	"golang.org/x/tools/go/ssa"
@@ -76,10 +77,8 @@ func ChangeOf(v ssa.Value, load *ssa.UnOp, readAddr ssa.Value, read, at ssa.Inst
 			if !ok || !between(call) || !givenRow(call.Common().Args, rows) {
 				continue
 			}
-			if c := call.Common(); !c.IsInvoke() && c.StaticCallee() == nil {
-				if _, closure := c.Value.(*ssa.MakeClosure); !closure {
-					return FieldChange{Kind: ByCallback, Call: call, Desc: funcValueDesc(fn, c.Value)}
-				}
+			if funcValue(call.Common()) {
+				return FieldChange{Kind: ByCallback, Call: call, Desc: funcValueDesc(fn, call.Common().Value)}
 			}
 			passed = true
 		}
@@ -104,6 +103,40 @@ func ChangeOf(v ssa.Value, load *ssa.UnOp, readAddr ssa.Value, read, at ssa.Inst
 		return FieldChange{Kind: Passed}
 	}
 	return FieldChange{Kind: Unchanged}
+}
+
+// funcValue reports whether c calls a function value: code the function
+// cannot see (not a method of an interface, which the layer resolves,
+// nor a closure made in the function, whose body it sees).
+func funcValue(c *ssa.CallCommon) bool {
+	if c.IsInvoke() || c.StaticCallee() != nil {
+		return false
+	}
+	_, closure := c.Value.(*ssa.MakeClosure)
+	return !closure
+}
+
+// GivenToCallback reports whether some path of fn to at first calls a
+// function value given addr (Save(&m) after modify(&m)): then every field
+// of the struct at addr may have changed, not only those fn stores.
+func GivenToCallback(fn *ssa.Function, addr ssa.Value, at ssa.Instruction) bool {
+	rows := rowAddrs([]ssa.Value{addr})
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			if call, ok := instr.(*ssa.Call); ok && call != at && funcValue(call.Common()) &&
+				givenRow(call.Common().Args, rows) && Reaches(call, at, nil) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// FieldLoad stands for the value of field i of the struct at addr that a
+// write of the whole struct sends when no store in the function gives it
+// (a callback may have changed it): a load of the field, in no block.
+func FieldLoad(addr ssa.Value, i int) *ssa.UnOp {
+	return &ssa.UnOp{Op: token.MUL, X: &ssa.FieldAddr{X: addr, Field: i}}
 }
 
 // rowAddrs returns the addresses a call may change the fields at addrs
