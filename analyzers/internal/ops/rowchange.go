@@ -70,12 +70,16 @@ func ChangeOf(v ssa.Value, load *ssa.UnOp, readAddr ssa.Value, read, at ssa.Inst
 	between := func(x ssa.Instruction) bool {
 		return x != read && x != at && Reaches(read, x, nil) && Reaches(x, at, nil)
 	}
+	readCall, _ := read.(*ssa.Call)
 	var passed bool
 	for _, b := range fn.Blocks {
 		for _, instr := range b.Instrs {
 			call, ok := instr.(*ssa.Call)
-			if !ok || !between(call) || !givenRow(call.Common().Args, rows) {
+			if !ok || !givenRow(call.Common().Args, rows) || !between(call) {
 				continue
+			}
+			if readCall != nil && scanCallOn(call, readCall) != nil {
+				continue // the read's own Scan fills the row
 			}
 			if funcValue(call.Common()) {
 				return FieldChange{Kind: ByCallback, Call: call, Desc: funcValueDesc(fn, call.Common().Value)}
@@ -89,11 +93,11 @@ func ChangeOf(v ssa.Value, load *ssa.UnOp, readAddr ssa.Value, read, at ssa.Inst
 	for _, b := range fn.Blocks {
 		for _, instr := range b.Instrs {
 			st, ok := instr.(*ssa.Store)
-			if !ok || !between(st) {
+			if !ok {
 				continue
 			}
 			for _, a := range addrs {
-				if SameAddr(st.Addr, a) {
+				if SameAddr(st.Addr, a) && between(st) {
 					return FieldChange{Kind: Stored}
 				}
 			}
