@@ -186,10 +186,25 @@ func builtStruct(v ssa.Value) *ssa.Alloc {
 	return nil
 }
 
-// fieldStores returns the values stored into field of the local struct s.
+// fieldStores returns the values stored into field of the local struct s,
+// through a copy of another local struct stored into s whole (the go/ssa
+// the gopls build pins builds n := T{...} in a local of its own, then
+// copies it).
 func fieldStores(s *ssa.Alloc, field int) []ssa.Value {
+	return fieldStoresDepth(s, field, 0)
+}
+
+func fieldStoresDepth(s *ssa.Alloc, field, depth int) []ssa.Value {
 	var out []ssa.Value
 	for _, ref := range *s.Referrers() {
+		if st, ok := ref.(*ssa.Store); ok && st.Addr == s && depth < 2 {
+			if load, ok := st.Val.(*ssa.UnOp); ok && load.Op == token.MUL {
+				if lit, ok := load.X.(*ssa.Alloc); ok && lit != s {
+					out = append(out, fieldStoresDepth(lit, field, depth+1)...)
+				}
+			}
+			continue
+		}
 		fa, ok := ref.(*ssa.FieldAddr)
 		if !ok || fa.X != s || fa.Field != field {
 			continue
