@@ -31,7 +31,9 @@
 //     for the pair.
 //
 // A lookup is a SELECT whose WHERE pins columns of its table to bound
-// values (database/sql, sqlx, pgx; SELECT EXISTS (...) and count(*) too;
+// values, AND-ed or as the terms of one OR (username = $1 OR email = $2
+// found nothing: neither is taken, and an insert of either races with
+// it) (database/sql, sqlx, pgx; SELECT EXISTS (...) and count(*) too;
 // SQL built by squirrel, with sq.Eq or written conditions, whether ToSql
 // feeds the call or the builder runs it with RunWith; SQL built by goqu,
 // with goqu.C(...).Eq, goqu.Ex or goqu.L conditions, whether ToSQL feeds
@@ -72,7 +74,8 @@
 // (if err != nil && !errors.Is(err, pgx.ErrNoRows) { return err } else if
 // err == nil { return ErrExists }), the tests of the error read together
 // along each path. An insert is an INSERT statement, a sqlc INSERT, GORM
-// Create or bun NewInsert of a model built in the function (a GORM
+// Create (or Save of a model the function builds with no primary key and
+// hands to nothing else: GORM inserts it) or bun NewInsert of a model built in the function (a GORM
 // model the function was given, inserted as it is through a helper such
 // as its own Create method, is keyed by the fields the caller reads from
 // it), go-pg Insert
@@ -99,14 +102,26 @@
 // same Go value (or the
 // same field of one value) is bound to the lookup's predicate and to the
 // inserted column, and both address the same table; column names alone are
-// not evidence. A model filled from a request by a helper that copies the
+// not evidence. A helper given a struct (u *User) and binding its fields
+// carries them to its caller as keys, as do named placeholders bound from
+// one struct or map (sqlx NamedExec(ctx, `... VALUES (:username)`, u):
+// the field its db tag, else its lower-cased name, names; a map literal's
+// entry): the caller's u.Username, as long as nothing stores to that field
+// in between (one store binds the value stored). A model filled from a request by a helper that copies the
 // request's fields into it on every call (c.Generate(&data), in a package
 // of DTOs) holds the request's fields as its keys. The helpers may sit
 // behind an interface their caller declares and another package
 // implements: the package that binds the interface to its one
 // implementation reports the caller's insert (in the standalone driver
 // and golangci-lint; go vet and gopls analyse each package apart and
-// cannot).
+// cannot). An insert made by a closure that a transaction runs
+// (db.Transaction(func(tx *gorm.DB) error {...}), a service's own helper
+// running its callback in one, the transaction handed on in the
+// callback's context) happens at the call that runs it, after the
+// caller's lookup; GORM's Where(...).Or(...) after every Where is a
+// lookup of either; a query built by one function and counted by a
+// helper it is given to (util.Exists(ctx, db.Model(&User{}).Where(...)))
+// is a lookup of the builder's keys.
 //
 // # Example
 //

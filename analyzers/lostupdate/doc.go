@@ -49,7 +49,8 @@
 // return m, nil, the caller's variable holding it: a repository's Get,
 // through facts, across packages). A
 // write is an UPDATE ... SET c = $n (squirrel's Set("c", v), goqu's
-// Set(goqu.Record{"c": v}) too) whose
+// Set(goqu.Record{"c": v}) too; SET c = :c bound by sqlx's NamedExec
+// from the row read, its field changed in Go, or from a map literal) whose
 // WHERE pins the same key column to the same Go value as the SELECT's,
 // or to the value the SELECT returned for it (through a conversion too:
 // WHERE id = t.ID); GORM Save(&m) or Updates(&m) of

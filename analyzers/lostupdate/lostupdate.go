@@ -230,18 +230,18 @@ func keyedByRow(sch *schema.Schema, rd *ops.ColumnRead, keys []ops.KeyValue) boo
 // callback returned for it).
 func keyedByScan(rd *ops.ColumnRead, keys []ops.KeyValue) bool {
 	for _, k := range keys {
-		load, ok := ssaval.Unwrap(k.Value).(*ssa.UnOp)
-		if !ok || load.Op != token.MUL {
+		from := ops.LoadedFrom(k.Value)
+		if from == nil {
 			continue
 		}
 		for _, c := range rd.Cols {
 			if !strings.EqualFold(c.Column, k.Column) {
 				continue
 			}
-			if ops.SameAddr(load.X, c.Addr) {
+			if ops.SameAddr(from, c.Addr) {
 				return true
 			}
-			for _, src := range ops.ConvertedChain(load.X) {
+			for _, src := range ops.ConvertedChain(from) {
 				if ops.SameAddr(src, c.Addr) {
 					return true
 				}

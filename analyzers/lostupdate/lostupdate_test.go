@@ -28,6 +28,7 @@ var fixtures = []string{
 	"./lostupdate/gorpsvc",      // gorp SelectOne or Get into a struct, then Update(&row) of the whole row; Exec; a versioned table silent
 	"./lostupdate/xormwallet",   // xorm Get into a bean, then Update or Cols().Update of it; Incr, Decr, ForUpdate in engine.Transaction or after Begin silent
 	"./lostupdate/gopgsvc",      // go-pg Select, then Update of the model, Column, Set and Value; a service over package gopgrepo (Get, Save)
+	"./lostupdate/sqlxwallet",   // sqlx Get, then NamedExec of the row read (its field changed in Go) or of a map; an atomic SET, FOR UPDATE in the transaction, a caller's value silent
 	"./lostupdate/goquwallet",   // goqu ScanStruct or database/sql Scan, then Update Set(goqu.Record) of a value computed in Go; goqu.L and ForUpdate(exp.Wait) silent
 	"./lostupdate/callback",     // sqlx, database/sql, pgx, GORM: the row read (SELECT * by sqlx Get), converted, passed to the caller's callback and written back by the id read back; a FOR UPDATE on the pool; the lock in the writing transaction, a copy, other columns silent
 }
@@ -58,5 +59,5 @@ func TestRelated(t *testing.T) {
 			assert.Contains(t, d.Related[0].Message, "the read: ")
 		}
 	}
-	assert.Equal(t, 77, n)
+	assert.Equal(t, 79, n)
 }

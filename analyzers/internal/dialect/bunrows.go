@@ -105,7 +105,7 @@ func bunRow(site knowledge.Site) *ops.RowOp {
 			}
 		}
 	}
-	if len(op.Keys) == 0 {
+	if op.Keyless() {
 		return nil
 	}
 	if op.Kind == ops.Lookup {

@@ -91,7 +91,7 @@ func gopgRow(site knowledge.Site) *ops.RowOp {
 			}
 		}
 	}
-	if len(op.Keys) == 0 {
+	if op.Keyless() {
 		return nil
 	}
 	if op.Kind == ops.Lookup {

@@ -43,6 +43,7 @@ func (api *gormAPI) library() *ops.Library {
 		Name:       api.lib,
 		Pkg:        api.pkg,
 		Row:        gormRowOp,
+		ChainRow:   gormChainRow,
 		Read:       gormReadOf,
 		Writes:     gormWritesOf,
 		Update:     gormUpdate,

@@ -3,6 +3,7 @@ package dialect
 import (
 	"go/token"
 	"go/types"
+	"slices"
 	"strings"
 
 	"golang.org/x/tools/go/ssa"
@@ -38,6 +39,8 @@ func gormRow(site knowledge.Site) *ops.RowOp {
 	case row.Kind == knowledge.Find && (name == "First" || name == "Take" || name == "Last" || name == "Count" || (name == "Find" && !generic)):
 		kind = ops.Lookup
 	case row.Kind == knowledge.Insert && name == "Create":
+		kind = ops.Insert
+	case row.Kind == knowledge.Save && !generic && gormSaveInserts(site.RoleArg(knowledge.Model)):
 		kind = ops.Insert
 	default:
 		return nil
@@ -77,11 +80,32 @@ func gormRow(site knowledge.Site) *ops.RowOp {
 		// parameter by what the caller reads from it, when it reads none.
 		op.Inserted = model
 	}
-	if !gormChain(op, site.Receiver()) || (op.Model == nil && op.Table == "") || (len(op.Keys) == 0 && (kind != ops.Insert || op.Model == nil)) {
+	if !gormChain(op, site.Receiver()) {
 		return nil
 	}
 	op.Desc = "the GORM " + name
+	if kind == ops.Lookup && op.Keyless() && op.Model == nil && op.Table == "" {
+		// A finder run on the query the function was given: its caller
+		// built it (gormChainRow).
+		if p, ok := op.Handle.(*ssa.Parameter); ok && !generic {
+			op.ChainParam = p
+			return op
+		}
+	}
+	if (op.Model == nil && op.Table == "") || (op.Keyless() && (kind != ops.Insert || op.Model == nil)) {
+		return nil
+	}
 	return op
+}
+
+// gormChainRow fills in a lookup from the chain a caller gave a helper
+// that runs the finder on it: the chain's Model or Table, and its Where
+// (and Or) keys.
+func gormChainRow(chain ssa.Value, op *ops.RowOp) bool {
+	if !gormChain(op, chain) {
+		return false
+	}
+	return (op.Model != nil || op.Table != "") && !op.Keyless()
 }
 
 // firstOrCreateKeys fills in the model and the keys of a FirstOrCreate
@@ -95,12 +119,12 @@ func firstOrCreateKeys(op *ops.RowOp, site knowledge.Site) {
 	}
 	if i, ok := site.Row.Param(knowledge.Cond); ok {
 		if conds, ok := site.Variadic(i); !ok || !gormConds(op, conds) {
-			op.Keys = nil
+			op.Keys, op.Alternatives = nil, nil
 			return
 		}
 	}
 	if !gormChain(op, site.Receiver()) {
-		op.Keys = nil
+		op.Keys, op.Alternatives = nil, nil
 	}
 }
 
@@ -126,31 +150,33 @@ func gormConds(op *ops.RowOp, conds []ssa.Value) bool {
 
 // gormChain walks the builder chain of a finisher: Where steps add keys,
 // Model names the model, Table the table (gormTable), Clauses with an
-// OnConflict makes a Create idempotent. False on a step that changes
-// what is read in ways not followed (Raw, Joins, Or, Not, Scopes, a table
-// not known).
+// OnConflict makes a Create idempotent; Or steps after every Where of a
+// lookup make its condition (the Wheres) OR (each Or): each is a term of
+// its Alternatives. False on a step that changes what is read in ways not
+// followed (Raw, Joins, Not, Scopes, a table not known, an Or before a
+// Where or beside inline conditions).
 func gormChain(op *ops.RowOp, v ssa.Value) bool {
-	return gormSteps(v, func(step knowledge.Site) bool {
+	inline := !op.Keyless()
+	var ors [][]ops.KeyValue
+	wheres := false
+	ok := gormSteps(v, func(step knowledge.Site) bool {
 		switch step.Row.Func.Name {
 		case "Where":
-			cond := step.RoleArg(knowledge.Cond)
-			if text, ok := ssaval.ConstString(cond); ok {
-				var binds []ssa.Value
-				if j, ok := step.Row.Param(knowledge.Binds); ok {
-					if binds, ok = step.Variadic(j); !ok {
-						return false
-					}
-				}
-				if !ops.FragmentKeys(op, text, binds) {
-					return false
-				}
-			} else {
-				keys := ops.StructKeys(cond)
-				if keys == nil {
-					return false
-				}
-				op.Keys = append(op.Keys, keys...)
+			wheres = true
+			if !gormWhereKeys(op, step) {
+				return false
 			}
+		case "Or":
+			// Steps are visited from the finisher back: an Or seen
+			// after a Where comes before it in the chain.
+			if op.Kind != ops.Lookup || wheres || inline {
+				return false
+			}
+			term := &ops.RowOp{Kind: ops.Lookup}
+			if !gormWhereKeys(term, step) || len(term.Alternatives) > 0 || len(term.Keys) == 0 {
+				return false
+			}
+			ors = append(ors, term.Keys)
 		case "Model":
 			if op.Model == nil {
 				op.Model = ops.ModelType(step.RoleArg(knowledge.Model))
@@ -181,6 +207,37 @@ func gormChain(op *ops.RowOp, v ssa.Value) bool {
 		}
 		return true
 	})
+	if !ok || len(ors) == 0 {
+		return ok
+	}
+	if len(op.Alternatives) > 0 || len(op.Keys) == 0 {
+		return false // (a OR b) OR c of fragments, or an Or with no Where
+	}
+	slices.Reverse(ors)
+	op.Alternatives = append([][]ops.KeyValue{op.Keys}, ors...)
+	op.Keys = nil
+	return true
+}
+
+// gormWhereKeys adds the keys of a Where (or Or) step's condition: a SQL
+// fragment and its binds, or a struct. False when it is not understood.
+func gormWhereKeys(op *ops.RowOp, step knowledge.Site) bool {
+	cond := step.RoleArg(knowledge.Cond)
+	if text, ok := ssaval.ConstString(cond); ok {
+		var binds []ssa.Value
+		if j, ok := step.Row.Param(knowledge.Binds); ok {
+			if binds, ok = step.Variadic(j); !ok {
+				return false
+			}
+		}
+		return ops.FragmentKeys(op, text, binds)
+	}
+	keys := ops.StructKeys(cond)
+	if keys == nil {
+		return false
+	}
+	op.Keys = append(op.Keys, keys...)
+	return true
 }
 
 // isStructPtr reports whether t is a pointer to a struct.

@@ -46,9 +46,9 @@ const (
 	gormModulePrefix   = "gorm.io/"
 )
 
-// gormReadModel reads a struct as GORM would. It returns nil when the
-// model's table is not known: a TableName method whose result is not a
-// visible constant, or TableName(Namer).
+// gormReadModel reads a struct as GORM would. A model whose TableName
+// method's result is not a visible constant (or TableName(Namer)) is
+// named by its type (pkg.Name), a name no SQL text uses.
 func gormReadModel(obj *types.TypeName, tableNames schema.TableNameLookup) *schema.Model {
 	st, ok := obj.Type().Underlying().(*types.Struct)
 	if !ok {
@@ -57,9 +57,13 @@ func gormReadModel(obj *types.TypeName, tableNames schema.TableNameLookup) *sche
 	m := &schema.Model{Type: schema.TypeKey(obj)}
 	if name, has, known := schema.TableNameOf(obj, tableNames); has {
 		if !known {
-			return nil
+			// TableName computed at run time (a configured prefix):
+			// the table is named by its model, which still says its
+			// columns, so that operations on the model pair up.
+			m.Table = obj.Pkg().Name() + "." + obj.Name()
+		} else {
+			m.Table, m.Evidence = name, true
 		}
-		m.Table, m.Evidence = name, true
 	} else {
 		m.Table = gormTableName(obj.Name())
 	}

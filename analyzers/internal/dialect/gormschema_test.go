@@ -253,6 +253,9 @@ func (*Dynamic) TableName() string { return "x" }
 	assert.Equal(t, "ledger_entries", read("Ledger").Table)
 	assert.True(t, read("Ledger").Evidence, "a TableName method is GORM evidence")
 	assert.Equal(t, "ledger_entries", read("Entry").Table, "a promoted TableName names the embedding model's table")
-	assert.Nil(t, read("Dynamic"), "a TableName that is not a visible constant leaves the table unknown")
-	assert.Nil(t, gormReadModel(pkg.Scope().Lookup("Ledger").(*types.TypeName), nil), "without the facts, unknown")
+	dyn := read("Dynamic")
+	require.NotNil(t, dyn, "a TableName that is not a visible constant names the table by the model")
+	assert.Equal(t, "m.Dynamic", dyn.Table)
+	assert.False(t, dyn.Evidence, "a computed table name is no evidence of the table")
+	assert.Equal(t, "m.Ledger", gormReadModel(pkg.Scope().Lookup("Ledger").(*types.TypeName), nil).Table, "without the facts, unknown: named by the model")
 }

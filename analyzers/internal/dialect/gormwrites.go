@@ -199,7 +199,17 @@ func gormSteps(v ssa.Value, visit func(step knowledge.Site) bool) bool {
 			return true
 		}
 		step, ok := knowledge.Resolve(call.Common())
-		if !ok || step.Row == nil || step.Row.Result != knowledge.ChainResult {
+		if !ok || step.Row == nil {
+			// A helper of this package returning the chain it extends
+			// (func UserDB(ctx, db) *gorm.DB { return db.Model(&User{}) }):
+			// the chain goes on in its body.
+			if ret := returnedChain(call); ret != nil {
+				v = ret
+				continue
+			}
+			return true
+		}
+		if step.Row.Result != knowledge.ChainResult {
 			return true
 		}
 		if !visit(step) {
@@ -208,6 +218,32 @@ func gormSteps(v ssa.Value, visit func(step knowledge.Site) bool) bool {
 		v = step.Receiver()
 	}
 	return true
+}
+
+// returnedChain returns the value a static callee with a body returns
+// on its one return, when it is a GORM chain step; nil otherwise.
+func returnedChain(call *ssa.Call) ssa.Value {
+	callee := call.Common().StaticCallee()
+	if callee == nil || len(callee.Blocks) == 0 || callee.Signature.Results().Len() != 1 {
+		return nil
+	}
+	var ret ssa.Value
+	for _, b := range callee.Blocks {
+		if r, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return); ok {
+			if ret != nil {
+				return nil
+			}
+			ret = r.Results[0]
+		}
+	}
+	c, ok := ssaval.Unwrap(ret).(*ssa.Call)
+	if !ok {
+		return nil
+	}
+	if step, ok := knowledge.Resolve(c.Common()); !ok || step.Row == nil || step.Row.Result != knowledge.ChainResult {
+		return nil
+	}
+	return ret
 }
 
 // gormRawRead makes a read of GORM Raw("SELECT c FROM t WHERE ...",

@@ -89,7 +89,7 @@ func gorpRow(site knowledge.Site) *ops.RowOp {
 	default:
 		return nil
 	}
-	if len(op.Keys) == 0 {
+	if op.Keyless() {
 		return nil
 	}
 	return op

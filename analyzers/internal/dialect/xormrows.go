@@ -78,7 +78,7 @@ func xormRow(site knowledge.Site) *ops.RowOp {
 		op.Keys = keys
 		op.Desc = "the xorm " + row.Func.Name + " of " + b.table
 	}
-	if len(op.Keys) == 0 {
+	if op.Keyless() {
 		return nil
 	}
 	return op

@@ -66,3 +66,13 @@ func freshCalls() []Call {
 	}
 	return calls
 }
+
+// contextValues: context.WithValue, through which services hand a
+// transaction to the callbacks of their own transaction helpers
+// (fn(context.WithValue(ctx, txKey{}, tx))).
+var contextValues = library{
+	name: "context",
+	calls: []Call{
+		{Func: fn("context", "WithValue"), Kind: CtxValue, Params: []Param{p(2, Value)}, Result: ValueResult},
+	},
+}

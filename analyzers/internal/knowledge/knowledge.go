@@ -101,6 +101,7 @@ const (
 	Lease    // makes scheduled jobs run on one replica at a time (gocron WithDistributedLocker)
 	Fresh    // returns a value that differs on every call (uuid.New, rand, time.Now)
 	Wait     // waits (time.Sleep, time.After): part of a hand-written retry loop
+	CtxValue // returns a context carrying its Value argument (context.WithValue): a transaction stored there travels with the context
 )
 
 var kindNames = [...]string{
@@ -113,7 +114,7 @@ var kindNames = [...]string{
 	Request: "request", NewRequest: "new-request", SetHeader: "set-header", SetIdemKey: "set-idempotency-key",
 	Retry: "retry", RetryClient: "retry-client", RetryConfig: "retry-config", Dial: "dial",
 	TTLLockAcquire: "ttl-lock-acquire", TTLLockRelease: "ttl-lock-release", TTLLockExtend: "ttl-lock-extend",
-	FenceToken: "fence-token", Schedule: "schedule", Fresh: "fresh", Wait: "wait",
+	FenceToken: "fence-token", Schedule: "schedule", Fresh: "fresh", Wait: "wait", CtxValue: "context-value",
 	ErrorCode: "error-code",
 	NewHandle: "new-handle", Eval: "eval", TTLLockReleaseOwned: "ttl-lock-release-owned",
 	MarkRetryable: "mark-retryable", MarkPermanent: "mark-permanent", Lease: "lease",
@@ -162,6 +163,11 @@ const (
 	ScriptSrc // a server-side script's source (Redis EVAL, redis.NewScript)
 	Options   // an options struct whose fields say what the call does (go-redis SetArgs, DelExArgs: Mode, TTL, MatchValue)
 	Policies  // failsafe-go policies, from this parameter on, or an Executor holding them
+
+	// NamedBinds is one struct or map whose fields bind the SQL's :name
+	// placeholders (sqlx's Named*: a field by its db tag, else its name
+	// lower-cased; a map by its key).
+	NamedBinds
 )
 
 var roleNames = [...]string{
@@ -170,7 +176,7 @@ var roleNames = [...]string{
 	TxOptions: "tx-options", Handle: "handle", HTTPMethod: "http-method", URL: "url", Body: "body",
 	Req: "request", HeaderName: "header-name", HeaderValue: "header-value", Key: "key", TTL: "ttl",
 	Count: "count", ErrArg: "error",
-	ScriptSrc: "script", Options: "options", Policies: "policies",
+	ScriptSrc: "script", Options: "options", Policies: "policies", NamedBinds: "named-binds",
 }
 
 func (r Role) String() string {

@@ -29,4 +29,5 @@ var libraries = []library{
 	redisLocks,
 	schedulers,
 	freshValues,
+	contextValues,
 }

@@ -216,19 +216,45 @@ func (c *copiedField) Pos() token.Pos                { return c.call.Pos() }
 // copiedKeys returns the keys the calls passing alloc to a copying helper
 // give its fields, for the fields in none of have.
 func copiedKeys(alloc *ssa.Alloc, have []KeyValue) []KeyValue {
+	var calls []*ssa.Call
+	for _, ref := range *alloc.Referrers() {
+		if call, ok := ref.(*ssa.Call); ok {
+			calls = append(calls, call)
+		}
+	}
+	return copiedKeysAt(alloc, calls, func(a ssa.Value) bool { return a == alloc }, have)
+}
+
+// copiedKeysIn is copiedKeys for a model fn holds in a variable a closure
+// captures: the calls of fn given a load of it.
+func copiedKeysIn(fn *ssa.Function, alloc *ssa.Alloc, have []KeyValue) []KeyValue {
+	var calls []*ssa.Call
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			if call, ok := instr.(*ssa.Call); ok {
+				calls = append(calls, call)
+			}
+		}
+	}
+	return copiedKeysAt(alloc, calls, func(a ssa.Value) bool {
+		k := keyOf(a)
+		return k.base == alloc && len(k.path) == 0
+	}, have)
+}
+
+// copiedKeysAt returns the keys the copying helpers among calls give the
+// fields of the model at alloc (an argument is the model when isModel
+// says so), for the fields in none of have.
+func copiedKeysAt(alloc *ssa.Alloc, calls []*ssa.Call, isModel func(ssa.Value) bool, have []KeyValue) []KeyValue {
 	seen := map[string]bool{}
 	for _, k := range have {
 		seen[k.Field] = true
 	}
 	var out []KeyValue
-	for _, ref := range *alloc.Referrers() {
-		call, ok := ref.(*ssa.Call)
-		if !ok {
-			continue
-		}
+	for _, call := range calls {
 		args := call.Common().Args
 		for j, a := range args {
-			if a != alloc {
+			if !isModel(a) {
 				continue
 			}
 			for _, c := range copiesAt(call) {

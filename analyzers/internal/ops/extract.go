@@ -257,6 +257,7 @@ func StatementOf(site knowledge.Site) (*sqltext.Statement, ssa.Value) {
 // known (a slice built at run time).
 func Binder(site knowledge.Site) (bind func(sqltext.Placeholder) ssa.Value, ok bool) {
 	var binds []ssa.Value
+	var named ssa.Value // the struct or map binding :name placeholders
 	if l := selfRunning(site); l != nil {
 		if _, binds, ok = l.BuildSQL(site.Receiver(), nil); !ok {
 			return nil, false
@@ -276,6 +277,8 @@ func Binder(site knowledge.Site) (bind func(sqltext.Placeholder) ssa.Value, ok b
 			}
 		}
 		binds = vals
+	} else if i, has := site.Row.Param(knowledge.NamedBinds); has {
+		named = site.Arg(i)
 	} else if sqlArg := site.RoleArg(knowledge.SQL); sqlArg != nil {
 		// A call whose SQL argument carries its binds too (xorm's
 		// Exec(sqlOrArgs...)): the values the library's BuildSQL read
@@ -287,6 +290,9 @@ func Binder(site knowledge.Site) (bind func(sqltext.Placeholder) ssa.Value, ok b
 		}
 	}
 	return func(p sqltext.Placeholder) ssa.Value {
+		if p.Named() && named != nil {
+			return namedBind(named, p.Name)
+		}
 		if p.Named() || p.Position < 1 || p.Position > len(binds) {
 			return nil
 		}

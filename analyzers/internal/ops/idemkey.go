@@ -233,6 +233,14 @@ func (e *extractor) headerOwners(h ssa.Value) []ssa.Value {
 // known is false when the map is not such a literal or has a key that is
 // not constant.
 func mapEntry(m ssa.Value, headers map[string]bool) (value ssa.Value, found, known bool) {
+	return literalEntry(m, func(k string) bool { return headers[textproto.CanonicalMIMEHeaderKey(k)] })
+}
+
+// literalEntry looks in a map literal made in this function for the last
+// entry whose constant key matches: its value and whether found. known is
+// false when the map is not such a literal or has a key that is not
+// constant.
+func literalEntry(m ssa.Value, match func(key string) bool) (value ssa.Value, found, known bool) {
 	mk, ok := ssaval.Unwrap(m).(*ssa.MakeMap)
 	if !ok {
 		return nil, false, false
@@ -246,7 +254,7 @@ func mapEntry(m ssa.Value, headers map[string]bool) (value ssa.Value, found, kno
 		if !ok {
 			return nil, false, false
 		}
-		if headers[textproto.CanonicalMIMEHeaderKey(name)] {
+		if match(name) {
 			value, found = up.Value, true
 		}
 	}

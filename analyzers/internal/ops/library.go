@@ -29,6 +29,10 @@ type Library struct {
 	// update (knowledge.Update) whose returned count says it touched no
 	// row as a lookup (RowOp.ByUpdate).
 	Row func(site knowledge.Site) *RowOp
+	// ChainRow fills in a lookup's model, table and keys from the query
+	// a caller built and gave to a helper that runs the finder on it
+	// (RowOp.ChainParam); false when the query is not understood.
+	ChainRow func(chain ssa.Value, op *RowOp) bool
 	// Read makes the read of the row a finder call scans into its model.
 	Read func(call *ssa.Call, site knowledge.Site) *ColumnRead
 	// Writes makes the column writes of a save or update call.

@@ -26,6 +26,12 @@ func FragmentKeys(op *RowOp, text string, binds []ssa.Value) bool {
 		}
 		op.Keys = append(op.Keys, KeyValue{Column: c.Column.Name, Value: binds[p.Position-1]})
 	}
+	addAlternatives(op, cond.Comparisons, nil, func(p sqltext.Placeholder) ssa.Value {
+		if p.Named() || p.Position < 1 || p.Position > len(binds) {
+			return nil
+		}
+		return binds[p.Position-1]
+	})
 	return true
 }
 

@@ -43,6 +43,10 @@ func keyOf(v ssa.Value) valKey {
 			path = append([]string{x.Field}, path...)
 			v = x.Base
 			continue
+		case *boundField:
+			path = append([]string{x.Field}, path...)
+			v = x.Base
+			continue
 		case *ssa.FreeVar:
 			if b := binding(x); b != nil {
 				v = b

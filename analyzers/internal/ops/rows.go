@@ -91,6 +91,10 @@ func (c *RowConflict) Covers(keys []string) bool {
 type RowOp struct {
 	Kind  RowKind
 	Instr ssa.CallInstruction
+	// At is, for an insert a callback makes when the call Instr runs it
+	// (a transaction's closure), the insert in the callback: where it is
+	// reported. Nil otherwise.
+	At ssa.CallInstruction
 	// Table is the table read or written ("" when not known, or when
 	// Model names it).
 	Table string
@@ -128,6 +132,18 @@ type RowOp struct {
 	// lower($2), EXISTS (...)). The unique key it checks is then more than
 	// the keys known, and messages must not name those alone as it.
 	Narrowed bool
+	// Alternatives are, for a lookup whose condition is an OR of terms
+	// (username = $1 OR email = $2), each term's keys: finding nothing
+	// says no row holds any term's key (with Keys). Rows makes one
+	// lookup of each (ops/disjuncts.go).
+	Alternatives [][]KeyValue
+	// orGroups counts the conditions with an OR that gave Alternatives.
+	orGroups int
+	// ChainParam is, for a lookup a library call runs on a query the
+	// function was given (func Exists(db *gorm.DB) (bool, error) counting
+	// what its caller built), the parameter holding that query: the
+	// caller's argument names the table and keys (Library.ChainRow).
+	ChainParam *ssa.Parameter
 	// NilErrNotFound is set for a helper's lookup whose error result is
 	// nil exactly when it found nothing: a validator that looks the row
 	// up and returns an error when it exists.
@@ -156,7 +172,12 @@ type RowOp struct {
 }
 
 // Pos returns the position of the operation's call.
-func (op *RowOp) Pos() token.Pos { return op.Instr.Pos() }
+func (op *RowOp) Pos() token.Pos {
+	if op.At != nil {
+		return op.At.Pos()
+	}
+	return op.Instr.Pos()
+}
 
 // Evidence names the operation for messages, with the helper it is in.
 func (op *RowOp) Evidence() string {
@@ -167,6 +188,10 @@ func (op *RowOp) Evidence() string {
 }
 
 // KeyColumns returns the columns of op's keys.
+// Keyless reports whether a lookup pins no key: none AND-ed, none in the
+// terms of an OR.
+func (op *RowOp) Keyless() bool { return len(op.Keys) == 0 && len(op.Alternatives) == 0 }
+
 func (op *RowOp) KeyColumns() []string {
 	var cols []string
 	for _, k := range op.Keys {
@@ -207,6 +232,10 @@ type LookupFact struct {
 	// ErrWhenNotFound: the error result is not nil whenever nothing was
 	// found (RowOp.ErrWhenNotFound).
 	ErrWhenNotFound bool
+	// ChainParam is 1 + the parameter holding the query the lookup runs,
+	// whose table and keys the caller's argument says
+	// (RowOp.ChainParam); 0 otherwise.
+	ChainParam int
 }
 
 // An InsertFact is an insert a function performs keyed by its parameters.
@@ -324,10 +353,11 @@ func (e *extractor) Rows(fn *ssa.Function) []*RowOp {
 			case *ssa.Go, *ssa.Defer:
 				continue
 			}
-			for _, op := range e.classifyRow(call) {
+			for _, op := range splitAlternatives(e.classifyRow(call)) {
 				op.Instr = call
 				rows = append(rows, op)
 			}
+			rows = append(rows, e.callbackInserts(call)...)
 		}
 	}
 	st.rows[fn] = rows
@@ -391,7 +421,7 @@ func (e *extractor) libraryRow(call ssa.CallInstruction, site knowledge.Site) []
 		op.CountsFound = row.Result == knowledge.ScalarResult
 		op.Desc = op.Kind.String() + " of " + op.Table + " (" + CalleeName(site) + ")"
 		if op.Kind == Lookup {
-			op.Desc = "the lookup of " + op.Table + " by " + strings.Join(op.KeyColumns(), ", ")
+			op.Desc = "the lookup of " + op.Table + " by " + op.KeyDesc()
 			if stmt.Kind == sqltext.KindUpdate {
 				op.Desc = "the UPDATE of " + op.Table + " by " + strings.Join(op.KeyColumns(), ", ")
 			}
@@ -399,7 +429,7 @@ func (e *extractor) libraryRow(call ssa.CallInstruction, site knowledge.Site) []
 			op.Desc = "the INSERT into " + op.Table
 		}
 		return []*RowOp{op}
-	case knowledge.Find, knowledge.Insert, knowledge.FirstOrCreate, knowledge.Update:
+	case knowledge.Find, knowledge.Insert, knowledge.FirstOrCreate, knowledge.Update, knowledge.Save:
 		// An update is a lookup when the library returns its count
 		// (RowOp.ByUpdate).
 		if l := libraryAt(site); l != nil && l.Row != nil {
@@ -450,7 +480,8 @@ func StatementRow(stmt *sqltext.Statement, bind func(sqltext.Placeholder) ssa.Va
 				op.Keys = append(op.Keys, KeyValue{Column: c.Column.Name, Value: v})
 			}
 		}
-		if len(op.Keys) == 0 {
+		addAlternatives(op, q.Where.Comparisons, q.TargetColumn, bind)
+		if op.Keyless() {
 			return nil
 		}
 		return op

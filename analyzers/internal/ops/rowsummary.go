@@ -24,7 +24,7 @@ func (e *extractor) helperRows(call ssa.CallInstruction) []*RowOp {
 		if r.Field == "" {
 			return args[r.Param]
 		}
-		return FieldValue(args[r.Param], r.Field)
+		return fieldKey(args[r.Param], r.Field)
 	}
 	keys := func(cols, fields []string, params []ParamRef) []KeyValue {
 		var out []KeyValue
@@ -54,13 +54,23 @@ func (e *extractor) helperRows(call ssa.CallInstruction) []*RowOp {
 	var ops []*RowOp
 	for _, l := range s.Lookups {
 		ks := keys(l.Columns, l.Fields, l.Params)
+		op := &RowOp{Kind: Lookup, Table: l.Table, Model: model(l.Model), Keys: ks, Lib: l.Lib, Handle: handle(l.Handle),
+			Desc: l.Desc, Via: name, NilResult: l.NilResult, Sentinel: l.Sentinel, Propagates: l.Propagates,
+			FoundResult: l.FoundResult, HasFound: l.HasFound, NilErrNotFound: l.NilErrNotFound, Narrowed: l.Narrowed,
+			ErrWhenNotFound: l.ErrWhenNotFound}
+		if l.ChainParam > 0 && l.ChainParam <= len(args) {
+			// The helper runs the finder on the query we give it.
+			lib := libraryNamed(l.Lib)
+			if lib == nil || lib.ChainRow == nil || !lib.ChainRow(args[l.ChainParam-1], op) {
+				continue
+			}
+			ops = append(ops, splitAlternatives([]*RowOp{op})...)
+			continue
+		}
 		if len(ks) == 0 || (l.Model != "" && model(l.Model) == nil) {
 			continue
 		}
-		ops = append(ops, &RowOp{Kind: Lookup, Table: l.Table, Model: model(l.Model), Keys: ks, Lib: l.Lib, Handle: handle(l.Handle),
-			Desc: l.Desc, Via: name, NilResult: l.NilResult, Sentinel: l.Sentinel, Propagates: l.Propagates,
-			FoundResult: l.FoundResult, HasFound: l.HasFound, NilErrNotFound: l.NilErrNotFound, Narrowed: l.Narrowed,
-			ErrWhenNotFound: l.ErrWhenNotFound})
+		ops = append(ops, op)
 	}
 	for _, in := range s.Inserts {
 		ks := keys(in.Columns, in.Fields, in.Params)
@@ -114,7 +124,11 @@ func (e *extractor) rowSummary(fn *ssa.Function, s *Summary) *Summary {
 		if op.Kind == Insert && op.Inserted != nil && op.Model != nil {
 			whole, overwritten = wholeParam(fn, op.Inserted)
 		}
-		if !ok && whole < 0 {
+		chain := 0
+		if op.Kind == Lookup && op.ChainParam != nil && op.ChainParam.Parent() == fn {
+			chain = paramIndex(fn, op.ChainParam) + 1
+		}
+		if !ok && whole < 0 && chain == 0 {
 			continue
 		}
 		handle := -1
@@ -160,7 +174,7 @@ func (e *extractor) rowSummary(fn *ssa.Function, s *Summary) *Summary {
 			}
 			s.Lookups = append(s.Lookups, LookupFact{FoundResult: found, HasFound: hasFound, Table: op.Table, Model: modelName, Columns: cols, Fields: fields, Params: params, Handle: handle,
 				Lib: op.Lib, Desc: op.Evidence(), NilResult: nilRes, Sentinel: sentinel, Propagates: propagates, NilErrNotFound: nilErr, Narrowed: op.Narrowed,
-				ErrWhenNotFound: errNF})
+				ErrWhenNotFound: errNF, ChainParam: chain})
 		case Insert:
 			s.Inserts = append(s.Inserts, InsertFact{Table: op.Table, Model: modelName, Columns: cols, Fields: fields, Params: params, Handle: handle,
 				Lib: op.Lib, Desc: op.Evidence(), Conflict: op.Conflict,

@@ -293,7 +293,7 @@ func txRuns(fn *ssa.Function, ops []*Op) []TxCallback {
 					continue
 				}
 				for j, a := range call.Common().Args {
-					if r := Root(a); IsTx(r) || txParams[r] {
+					if r := Root(a); IsTx(r) || txParams[r] || carriesTx(a, txParams) {
 						run := TxCallback{Callback: cb, CallbackTx: j}
 						if !seen[run] {
 							seen[run] = true
@@ -312,6 +312,60 @@ func txRuns(fn *ssa.Function, ops []*Op) []TxCallback {
 	}
 	scan(fn, 0)
 	return runs
+}
+
+// carriesTx reports whether v is a context made by storing a transaction
+// in another (context.WithValue(ctx, key, tx)): a callback given it runs
+// in that transaction, and finds it there.
+func carriesTx(v ssa.Value, txParams map[ssa.Value]bool) bool {
+	call, ok := ssaval.Unwrap(v).(*ssa.Call)
+	if !ok {
+		return false
+	}
+	site, ok := knowledge.Resolve(call.Common())
+	if ok && site.Row != nil {
+		if site.Row.Kind != knowledge.CtxValue {
+			return false
+		}
+		r := Root(site.RoleArg(knowledge.Value))
+		return IsTx(r) || txParams[r]
+	}
+	// A helper of the package storing its argument in the context it
+	// returns (func NewTrans(ctx, db) context.Context).
+	if i := storesParamInCtx(call.Common().StaticCallee()); i >= 0 && i < len(call.Common().Args) {
+		r := Root(call.Common().Args[i])
+		return IsTx(r) || txParams[r]
+	}
+	return false
+}
+
+// storesParamInCtx returns the index of the parameter fn stores in the
+// context it returns with context.WithValue on its one return, or -1.
+func storesParamInCtx(fn *ssa.Function) int {
+	if fn == nil || len(fn.Blocks) == 0 || fn.Signature.Results().Len() != 1 {
+		return -1
+	}
+	found := -1
+	for _, b := range fn.Blocks {
+		r, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return)
+		if !ok {
+			continue
+		}
+		c, ok := ssaval.Unwrap(r.Results[0]).(*ssa.Call)
+		if !ok {
+			return -1
+		}
+		site, ok := knowledge.Resolve(c.Common())
+		if !ok || site.Row == nil || site.Row.Kind != knowledge.CtxValue {
+			return -1
+		}
+		p, ok := ssaval.Unwrap(site.RoleArg(knowledge.Value)).(*ssa.Parameter)
+		if !ok || (found >= 0 && paramIndex(fn, p) != found) {
+			return -1
+		}
+		found = paramIndex(fn, p)
+	}
+	return found
 }
 
 // callbackParam returns the index of the parameter of fn that v is (a

@@ -268,11 +268,8 @@ func destCols(stmt *sqltext.Statement, dest ssa.Value) []ReadCol {
 		if rc.Name != "" {
 			name = rc.Name
 		}
-		for i := 0; i < st.NumFields(); i++ {
-			if mapped, ok := sqlxColumn(st, i); ok && strings.EqualFold(mapped, name) {
-				out = append(out, ReadCol{Column: col, Addr: &ssa.FieldAddr{X: dest, Field: i}})
-				break
-			}
+		if i, ok := dbField(st, name); ok {
+			out = append(out, ReadCol{Column: col, Addr: &ssa.FieldAddr{X: dest, Field: i}})
 		}
 	}
 	return out

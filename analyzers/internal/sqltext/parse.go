@@ -85,8 +85,11 @@ type parser struct {
 	pos      int
 	// end bounds the tokens of the construct being parsed (a
 	// parenthesised subquery): tokens at or after end read as EOF.
-	end         int
-	depth       int
+	end   int
+	depth int
+	// orGroups counts the ORs at the top of the condition being
+	// summarised (Comparison.Disjunct).
+	orGroups    int
 	aborted     bool
 	abortReason string
 	// cur is the statement being built; advisory-lock calls found in its

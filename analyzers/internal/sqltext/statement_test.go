@@ -76,6 +76,26 @@ func TestConditionEquality(t *testing.T) {
 	assert.False(t, ok, "no WHERE")
 }
 
+func TestConditionDisjuncts(t *testing.T) {
+	terms := func(sql string) map[string]int {
+		out := map[string]int{}
+		for _, c := range Parse(sql).Where.Comparisons {
+			out[c.Column.Name] = c.Disjunct
+		}
+		return out
+	}
+	assert.Equal(t, map[string]int{"username": 1, "email": 2}, terms("SELECT id FROM users WHERE username = $1 OR email = $2"))
+	assert.Equal(t, map[string]int{"deleted_at": 0, "username": 1, "org_id": 2, "email": 2},
+		terms("SELECT id FROM users WHERE deleted_at IS NULL AND (username = $1 OR (org_id = $2 AND email = $3))"), "one OR among the top's AND-ed terms; a term's ANDs share its index")
+	assert.Equal(t, map[string]int{"a": 1, "b": 2, "c": 3}, terms("SELECT 1 FROM t WHERE a = $1 OR b = $2 OR c = $3"))
+	assert.Equal(t, map[string]int{"a": 0, "b": 0, "c": 0, "d": 0}, terms("SELECT 1 FROM t WHERE (a = $1 OR b = $2) AND (c = $3 OR d = $4)"), "two ORs: no term is a key alone")
+	assert.Equal(t, map[string]int{"a": 1, "b": 0, "c": 0}, terms("SELECT 1 FROM t WHERE a = $1 OR NOT (b = $2 OR c = $3)"), "under NOT")
+	assert.Equal(t, map[string]int{"a": 0, "b": 0}, terms("SELECT 1 FROM t WHERE a = $1 AND b = $2"))
+	for _, c := range Parse("SELECT 1 FROM t WHERE a = $1 OR b = $2").Where.Comparisons {
+		assert.False(t, c.Conjunct, "an OR-ed term is not a conjunct")
+	}
+}
+
 func TestOperands(t *testing.T) {
 	w := Parse("SELECT * FROM a JOIN b ON a.id = b.a_id WHERE b.x = a.y AND a.z IN ('p', 'q') AND a.w BETWEEN $1 AND 10 AND a.v IS NOT NULL").Where
 	require.Len(t, w.Comparisons, 4)

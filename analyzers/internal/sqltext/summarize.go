@@ -266,7 +266,15 @@ func readsTargetColumn(v Expr, col string, target TableRef) bool {
 func (p *parser) conditionSummary(st *Statement, n *node, part string) *Condition {
 	c := &Condition{Text: p.nodeText(n), Placeholders: p.placeholdersIn(n.first, n.last)}
 	reason := ""
-	p.collectComparisons(c, n, true, &reason)
+	p.orGroups = 0
+	p.collectComparisons(c, n, true, 0, &reason)
+	if p.orGroups > 1 {
+		// (a OR b) AND (c OR d): found nothing says neither a∧c, a∧d, …
+		// holds; no single term is a key on its own.
+		for i := range c.Comparisons {
+			c.Comparisons[i].Disjunct = 0
+		}
+	}
 	if c.Unknown {
 		p.unknown(st, part+": "+reason)
 	}
@@ -281,8 +289,9 @@ func (c *Condition) markUnknown(reason *string, why string) {
 }
 
 // collectComparisons walks a boolean expression. conjunct is true while
-// every node above n is AND.
-func (p *parser) collectComparisons(c *Condition, n *node, conjunct bool, reason *string) {
+// every node above n is AND; term is the 1-based index of the term of the
+// top-level OR that n is in (through ANDs only), 0 when none.
+func (p *parser) collectComparisons(c *Condition, n *node, conjunct bool, term int, reason *string) {
 	n = unwrapParens(n)
 	switch n.kind {
 	case nUnknown:
@@ -290,14 +299,26 @@ func (p *parser) collectComparisons(c *Condition, n *node, conjunct bool, reason
 	case nBinary:
 		switch n.op {
 		case "and":
-			p.collectComparisons(c, n.args[0], conjunct, reason)
-			p.collectComparisons(c, n.args[1], conjunct, reason)
-		case "or", "xor":
-			p.collectComparisons(c, n.args[0], false, reason)
-			p.collectComparisons(c, n.args[1], false, reason)
+			p.collectComparisons(c, n.args[0], conjunct, term, reason)
+			p.collectComparisons(c, n.args[1], conjunct, term, reason)
+		case "or":
+			if conjunct {
+				// An OR at the top, or one of the top's AND-ed terms:
+				// a row matches when it matches one of its terms.
+				p.orGroups++
+				for k, t := range orTerms(n) {
+					p.collectComparisons(c, t, false, k+1, reason)
+				}
+				return
+			}
+			p.collectComparisons(c, n.args[0], false, 0, reason)
+			p.collectComparisons(c, n.args[1], false, 0, reason)
+		case "xor":
+			p.collectComparisons(c, n.args[0], false, 0, reason)
+			p.collectComparisons(c, n.args[1], false, 0, reason)
 		default:
 			if isComparisonOp(n.op) {
-				p.addComparison(c, n, n.op, n.args[0], n.args[1], conjunct, reason)
+				p.addComparison(c, n, n.op, n.args[0], n.args[1], conjunct, term, reason)
 			} else {
 				c.markUnknown(reason, "term is not a comparison: "+shorten(p.nodeText(n)))
 			}
@@ -311,20 +332,20 @@ func (p *parser) collectComparisons(c *Condition, n *node, conjunct bool, reason
 			// WHERE NOT active: active = false.
 			c.Comparisons = append(c.Comparisons, Comparison{
 				Column: ColumnRef{Table: col.qual, Name: col.name}, Op: "=",
-				Operand: Operand{Kind: OperandLiteral, Text: "false"}, Conjunct: conjunct,
+				Operand: Operand{Kind: OperandLiteral, Text: "false"}, Conjunct: conjunct, Disjunct: term,
 			})
 			return
 		}
-		p.collectComparisons(c, n.args[0], false, reason)
+		p.collectComparisons(c, n.args[0], false, 0, reason)
 	case nIn, nIs:
-		p.addComparison(c, n, n.op, n.args[0], n.args[1], conjunct, reason)
+		p.addComparison(c, n, n.op, n.args[0], n.args[1], conjunct, term, reason)
 	case nBetween:
-		p.addComparison(c, n, n.op, n.args[0], &node{kind: nList, args: n.args[1:], first: n.args[1].first, last: n.args[2].last}, conjunct, reason)
+		p.addComparison(c, n, n.op, n.args[0], &node{kind: nList, args: n.args[1:], first: n.args[1].first, last: n.args[2].last}, conjunct, term, reason)
 	case nColumn:
 		// WHERE active: active = true.
 		c.Comparisons = append(c.Comparisons, Comparison{
 			Column: ColumnRef{Table: n.qual, Name: n.name}, Op: "=",
-			Operand: Operand{Kind: OperandLiteral, Text: "true"}, Conjunct: conjunct,
+			Operand: Operand{Kind: OperandLiteral, Text: "true"}, Conjunct: conjunct, Disjunct: term,
 		})
 	case nLiteral:
 		// WHERE TRUE, WHERE 1: filters nothing out.
@@ -369,13 +390,13 @@ func normalizeOp(op string) string {
 }
 
 // addComparison adds "left op right" to c if one side is a column.
-func (p *parser) addComparison(c *Condition, whole *node, op string, left, right *node, conjunct bool, reason *string) {
+func (p *parser) addComparison(c *Condition, whole *node, op string, left, right *node, conjunct bool, term int, reason *string) {
 	op = normalizeOp(op)
 	l, r := unwrapParens(left), unwrapParens(right)
 	// (a, b) = ($1, $2) is a = $1 AND b = $2.
 	if op == "=" && l.kind == nList && r.kind == nList && len(l.args) == len(r.args) {
 		for i := range l.args {
-			p.addComparison(c, whole, op, l.args[i], r.args[i], conjunct, reason)
+			p.addComparison(c, whole, op, l.args[i], r.args[i], conjunct, term, reason)
 		}
 		return
 	}
@@ -405,7 +426,18 @@ func (p *parser) addComparison(c *Condition, whole *node, op string, left, right
 		Op:       op,
 		Operand:  operand,
 		Conjunct: conjunct,
+		Disjunct: term,
 	})
+}
+
+// orTerms flattens a chain of ORs (a OR b OR c parses as (a OR b) OR c)
+// into its terms, in source order.
+func orTerms(n *node) []*node {
+	n = unwrapParens(n)
+	if n.kind == nBinary && n.op == "or" {
+		return append(orTerms(n.args[0]), orTerms(n.args[1])...)
+	}
+	return []*node{n}
 }
 
 func isConstant(n *node) bool {

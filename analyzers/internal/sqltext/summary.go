@@ -446,6 +446,14 @@ type Comparison struct {
 	// satisfies it. Comparisons under OR or NOT are listed with Conjunct
 	// false.
 	Conjunct bool
+	// Disjunct is, for a comparison in a term of the condition's one OR
+	// at the top (the whole condition, or one of its AND-ed terms), the
+	// 1-based index of that term, the comparison being at its top or
+	// under its ANDs; 0 otherwise, and for every comparison when there is
+	// more than one such OR. A row that matched nothing matched none of
+	// the terms: for a lookup that found nothing, each term's equalities
+	// (with the conjuncts) are a key that no row holds.
+	Disjunct int
 }
 
 // Equality reports whether the comparison pins the column to one value.
