@@ -19,14 +19,24 @@
 // write, with the read as a related position. Derived means a def-use
 // path in SSA from the scan destination or the loaded model field to the
 // written value: arithmetic, ++ and +=, append, concatenation, calls
-// taking it; names are not evidence.
+// taking it, and a conversion of the row by a function of the package
+// (t := rec.toTask(): what it stores into each field of the struct it
+// returns, from its argument's fields); names are not evidence. A value
+// written back as it was read is no change, unless the row's address was
+// given in between to a call that may change it: to a function value (a
+// callback the caller passes, UpdateTask(ctx, id, modify func(*Task)
+// error)), the message names it: the row is changed by code the function
+// cannot see and written back whole, a read-modify-write. A function
+// value given the row and returning a value of its type (updateFn
+// func(*Hour) (*Hour, error)) is taken to return it.
 //
 // A read is a SELECT run by database/sql, sqlx or pgx (constant, or built
 // by squirrel or goqu with constant tables and columns; a goqu dataset's
 // own ScanStruct or ScanVal too) whose one row is
 // scanned by Scan into destinations aligned with its select list (GORM
 // Raw("SELECT c ...").Scan(&v) of one column too), or by sqlx's Get into
-// a value or a struct (fields by db tag, else lower-cased name); ent's
+// a value or a struct (fields by db tag, else lower-cased name; for
+// SELECT * of one table, every field the mapper fills); ent's
 // Get, Only or First (on a client of any ent from v0.10 on, in the
 // function or in a helper returning the entity); GORM's generics gorm.G[T](db).Where(...).First(ctx)
 // (Take, Last); a sqlc-generated :one SELECT by key (its result's fields
@@ -42,8 +52,11 @@
 // write is an UPDATE ... SET c = $n (squirrel's Set("c", v), goqu's
 // Set(goqu.Record{"c": v}) too; SET c = :c bound by sqlx's NamedExec
 // from the row read, its field changed in Go, or from a map literal) whose
-// WHERE pins the same key column to the same Go value as the SELECT's; GORM Save(&m) or Updates(&m) of
-// the model read (each field stored since); Model(&m).Update("c", v),
+// WHERE pins the same key column to the same Go value as the SELECT's,
+// or to the value the SELECT returned for it (through a conversion too:
+// WHERE id = t.ID); GORM Save(&m) or Updates(&m) of
+// the model read (each field stored since; every field, its primary key
+// apart, when m was given to a function value first); Model(&m).Update("c", v),
 // UpdateColumn("c", v), Updates(map[string]any{"c": v}); bun
 // NewUpdate().Model(m) (each field stored since, within its Column steps),
 // .Set("c = ?", v) and .SetColumn("c", "?", v); go-pg Model(m)...Update()
@@ -115,7 +128,11 @@
 //   - the read took a row lock in the transaction that writes (FOR UPDATE,
 //     FOR SHARE, GORM clause.Locking, bun's and go-pg's For("UPDATE")) or
 //     runs after one, or the transaction
-//     was begun SERIALIZABLE;
+//     was begun SERIALIZABLE. A FOR UPDATE run on the pool (*sql.DB,
+//     *sqlx.DB, *pgxpool.Pool, a *gorm.DB not begun), even after a Begin
+//     whose transaction the function then does not use, holds the lock
+//     only for its own statement: it silences nothing, and the message
+//     says so;
 //   - the write is guarded optimistically: the UPDATE's WHERE pins the
 //     version column (version-column setting, "version" by default) or a
 //     column it also sets (compare-and-set on the old value), or compares
@@ -124,7 +141,8 @@
 //     anything but the model's primary key). That the affected-row
 //     count is then checked is assumed, not verified;
 //   - the value comes from another column or table, or from outside the
-//     database (a request field, time.Now, another service's figure);
+//     database (a request field, time.Now, another service's figure), or
+//     is the value read, unchanged (a callback given only a copy);
 //   - the row is versioned: noversion reports it instead. Versioned is
 //     decided once for both analyzers: a version column in the schema,
 //     GORM's optimisticlock.Version, a field named as the version-field

@@ -64,9 +64,13 @@ func check(pass *analysis.Pass, r *report.Reporter, res *ops.Result, sch *schema
 			if rd.Instr == w.Instr || !ops.Reaches(rd.Instr, w.Instr, nil) {
 				continue
 			}
-			col, load := match(sch, rd, w)
-			if load == nil {
+			col, load, readAddr := match(sch, rd, w)
+			if load == nil || readKey(sch, rd, col) {
 				continue
+			}
+			change := ops.ChangeOf(w.Value, load, readAddr, rd.Instr, w.Instr)
+			if change.Kind == ops.Unchanged {
+				continue // written back as read: nothing computed from it
 			}
 			if versioned(vs, rd) || protected(res, fn, rd, w) {
 				continue
@@ -81,7 +85,7 @@ func check(pass *analysis.Pass, r *report.Reporter, res *ops.Result, sch *schema
 			r.Report(report.Finding{
 				Pos:     w.Instr.Pos(),
 				Rule:    "writeback",
-				Message: message(sch, rd, w, col),
+				Message: message(res, fn, sch, rd, w, col, change),
 				Related: []analysis.RelatedInformation{{Pos: rd.Instr.Pos(), Message: "the read: " + rd.Evidence()}},
 				Fixes:   fixes(pass, w, col, load),
 			})
@@ -90,13 +94,21 @@ func check(pass *analysis.Pass, r *report.Reporter, res *ops.Result, sch *schema
 	}
 }
 
-// match returns the column w writes and the load of the same column of
-// the row rd read that w's value derives from; nil when there is none.
-func match(sch *schema.Schema, rd *ops.ColumnRead, w *ops.ColumnWrite) (string, *ssa.UnOp) {
+// match returns the column w writes, the load of the same column of the
+// row rd read that w's value derives from and the read's address of that
+// column; nil when there is none.
+func match(sch *schema.Schema, rd *ops.ColumnRead, w *ops.ColumnWrite) (string, *ssa.UnOp, ssa.Value) {
+	var readAddr ssa.Value
+	at := func(addr ssa.Value, ok bool) bool {
+		if ok {
+			readAddr = addr
+		}
+		return ok
+	}
 	switch {
 	case rd.ModelAddr != nil && w.ModelAddr != nil && !w.Keyed:
 		if !ops.SameAddr(rd.ModelAddr, w.ModelAddr) {
-			return "", nil
+			return "", nil, nil
 		}
 		model := rd.Model
 		colOf := func(field string) (string, bool) {
@@ -109,7 +121,7 @@ func match(sch *schema.Schema, rd *ops.ColumnRead, w *ops.ColumnWrite) (string, 
 		if col == "" {
 			c, ok := colOf(w.Field)
 			if !ok {
-				return "", nil
+				return "", nil, nil
 			}
 			col = c
 		}
@@ -123,9 +135,9 @@ func match(sch *schema.Schema, rd *ops.ColumnRead, w *ops.ColumnWrite) (string, 
 				return false
 			}
 			c, ok := colOf(f.Name())
-			return ok && strings.EqualFold(c, col)
+			return at(fa, ok && strings.EqualFold(c, col))
 		})
-		return col, load
+		return col, load, readAddr
 	case rd.Model != nil && w.Model != nil && (w.ModelAddr == nil || w.Keyed) && rd.ModelAddr != nil && (w.Column != "" || w.Field != ""):
 		// A row read into a model (or, with GORM generics, as a T value
 		// or a local holding it), a column of the same model's row
@@ -133,13 +145,13 @@ func match(sch *schema.Schema, rd *ops.ColumnRead, w *ops.ColumnWrite) (string, 
 		// struct, through a fresh &T{}): the keys pin the same values, or
 		// the read row's own key column.
 		if !types.Identical(rd.Model, w.Model) || !(sameRow(rd.Keys, w.Keys) || keyedByRow(sch, rd, w.Keys)) {
-			return "", nil
+			return "", nil, nil
 		}
 		col := w.Column
 		if col == "" {
 			c, ok := sch.Column(w.Model, w.Field)
 			if !ok {
-				return "", nil
+				return "", nil, nil
 			}
 			col = c
 		}
@@ -166,12 +178,12 @@ func match(sch *schema.Schema, rd *ops.ColumnRead, w *ops.ColumnWrite) (string, 
 				return false
 			}
 			c, ok := sch.Column(rd.Model, f.Name())
-			return ok && strings.EqualFold(c, col)
+			return at(v, ok && strings.EqualFold(c, col))
 		})
-		return col, load
+		return col, load, readAddr
 	case rd.Table != "" && w.Table != "" && strings.EqualFold(rd.Table, w.Table):
 		if !sameRow(rd.Keys, w.Keys) && !keyedByScan(rd, w.Keys) {
-			return "", nil
+			return "", nil, nil
 		}
 		var dests []ssa.Value
 		for _, c := range rd.Cols {
@@ -180,19 +192,19 @@ func match(sch *schema.Schema, rd *ops.ColumnRead, w *ops.ColumnWrite) (string, 
 			}
 		}
 		if len(dests) == 0 {
-			return "", nil
+			return "", nil, nil
 		}
 		load := ops.DerivedFrom(w.Value, func(addr ssa.Value) bool {
 			for _, d := range dests {
 				if ops.SameAddr(addr, d) {
-					return true
+					return at(d, true)
 				}
 			}
 			return false
 		})
-		return w.Column, load
+		return w.Column, load, readAddr
 	}
-	return "", nil
+	return "", nil, nil
 }
 
 // keyedByRow reports whether a key column of the write is pinned to the
@@ -213,7 +225,9 @@ func keyedByRow(sch *schema.Schema, rd *ops.ColumnRead, keys []ops.KeyValue) boo
 // keyedByScan reports whether a key column of the write is pinned to the
 // value the read scanned from that column of its row (UPDATE ... WHERE id
 // = $2 with the id the SELECT returned): the write is of the row read,
-// whatever the read's keys were.
+// whatever the read's keys were. The id may come through a conversion of
+// the row the read filled (t.ID after t := tr.toTask(), or of what a
+// callback returned for it).
 func keyedByScan(rd *ops.ColumnRead, keys []ops.KeyValue) bool {
 	for _, k := range keys {
 		from := ops.LoadedFrom(k.Value)
@@ -221,8 +235,16 @@ func keyedByScan(rd *ops.ColumnRead, keys []ops.KeyValue) bool {
 			continue
 		}
 		for _, c := range rd.Cols {
-			if strings.EqualFold(c.Column, k.Column) && ops.SameAddr(from, c.Addr) {
+			if !strings.EqualFold(c.Column, k.Column) {
+				continue
+			}
+			if ops.SameAddr(from, c.Addr) {
 				return true
+			}
+			for _, src := range ops.ConvertedChain(from) {
+				if ops.SameAddr(src, c.Addr) {
+					return true
+				}
 			}
 		}
 	}
@@ -255,6 +277,30 @@ func rowField(v, addr ssa.Value) *types.Var {
 		base = outer.X
 	}
 	return nil
+}
+
+// readKey reports whether col is a column the read's WHERE pinned, or
+// the primary key of the model read: the key chooses the row, it is not
+// a value computed from it (a whole-model Save writes it back as well).
+func readKey(sch *schema.Schema, rd *ops.ColumnRead, col string) bool {
+	for _, k := range rd.Keys {
+		if strings.EqualFold(k.Column, col) {
+			return true
+		}
+	}
+	if rd.Model == nil {
+		return false
+	}
+	m, ok := sch.Model(rd.Model)
+	if !ok {
+		return false
+	}
+	for _, k := range m.Keys {
+		if k.Primary && len(k.Columns) == 1 && strings.EqualFold(k.Columns[0], col) {
+			return true
+		}
+	}
+	return false
 }
 
 // pinsVersion reports whether the write's WHERE pins the version column:
@@ -301,7 +347,7 @@ func protected(res *ops.Result, fn *ssa.Function, rd *ops.ColumnRead, w *ops.Col
 	return res.Protection(fn, rd.Handle, rd.Instr, func(op *ops.Op) bool { return op.Instr != w.Instr }) != ops.Unprotected
 }
 
-func message(sch *schema.Schema, rd *ops.ColumnRead, w *ops.ColumnWrite, col string) string {
+func message(res *ops.Result, fn *ssa.Function, sch *schema.Schema, rd *ops.ColumnRead, w *ops.ColumnWrite, col string, change ops.FieldChange) string {
 	table := rd.Table
 	if table == "" && rd.Model != nil {
 		table, _ = sch.Table(rd.Model)
@@ -313,8 +359,26 @@ func message(sch *schema.Schema, rd *ops.ColumnRead, w *ops.ColumnWrite, col str
 	if w.Field != "" {
 		what += " (field " + w.Field + ")"
 	}
-	return fmt.Sprintf("%s is written back by %s with a value computed in Go from what %s read: two concurrent callers read the same value and one update is lost; %s",
-		what, w.Evidence(), rd.Evidence(), fix(w, col))
+	if change.Kind == ops.ByCallback {
+		// The change is the callback's: the row is handed to code the
+		// caller chose, then written back whole.
+		return fmt.Sprintf("%s is written back by %s from the row %s read, after passing the row to %s, which may change it: a read-modify-write, so another writer's update made in between is lost%s; %s, or pin a version column in the UPDATE's WHERE and check the rows affected",
+			what, w.Evidence(), rd.Evidence(), change.Desc, poolLock(res, fn, rd), dialect.For(w.Lib).LockRead)
+	}
+	return fmt.Sprintf("%s is written back by %s with a value computed in Go from what %s read: two concurrent callers read the same value and one update is lost%s; %s",
+		what, w.Evidence(), rd.Evidence(), poolLock(res, fn, rd), fix(w, col))
+}
+
+// poolLock says, when the read takes a row lock on a handle that is not
+// a transaction (a FOR UPDATE on the pool: its autocommit statement
+// releases the lock when it ends), that it protects nothing; "" otherwise.
+func poolLock(res *ops.Result, fn *ssa.Function, rd *ops.ColumnRead) string {
+	for _, op := range res.Ops(fn) {
+		if op.Kind == ops.Lock && op.Instr == rd.Instr && op.Handle != nil && !res.InTx(op.Handle) {
+			return fmt.Sprintf(" (the read's lock is taken on %s outside any transaction, so it ends with that statement)", types.TypeString(op.Handle.Type(), ops.Qualifier(fn)))
+		}
+	}
+	return ""
 }
 
 // fix gives the library's atomic form, or a row lock.

@@ -73,15 +73,28 @@ func gormWrites(fn *ssa.Function, call *ssa.Call, site knowledge.Site) []*ops.Co
 			return nil
 		}
 		var out []*ops.ColumnWrite
+		stored := map[int]bool{}
 		for _, st := range ops.FieldStores(fn, addr) {
 			fa := st.Addr.(*ssa.FieldAddr)
 			f := ssaval.FieldOf(fa)
 			if f == nil {
 				continue
 			}
+			stored[fa.Field] = true
 			w := base
 			w.Model, w.ModelAddr, w.Field, w.Value, w.Store = model, addr, f.Name(), st.Val, st
 			out = append(out, &w)
+		}
+		// The model handed to a callback first (modify(&m)): Save
+		// writes every field, each as the callback left it.
+		if st := pointedStruct(addr); st != nil && name == "Save" && ops.GivenToCallback(fn, addr, call) {
+			for i := 0; i < st.NumFields(); i++ {
+				if f := st.Field(i); !stored[i] && !f.Embedded() && f.Exported() {
+					w := base
+					w.Model, w.ModelAddr, w.Field, w.Value = model, addr, f.Name(), ops.FieldLoad(addr, i)
+					out = append(out, &w)
+				}
+			}
 		}
 		return out
 	case name == "Update" || name == "UpdateColumn":
@@ -278,4 +291,15 @@ func isModelPtr(v ssa.Value) bool {
 	}
 	_, ok := ssaval.Unwrap(v).Type().Underlying().(*types.Pointer)
 	return ok && ops.ModelType(ssaval.Unwrap(v)) != nil
+}
+
+// pointedStruct returns the struct v points to, or nil (a slice of
+// models, a value).
+func pointedStruct(v ssa.Value) *types.Struct {
+	p, ok := v.Type().Underlying().(*types.Pointer)
+	if !ok {
+		return nil
+	}
+	st, _ := p.Elem().Underlying().(*types.Struct)
+	return st
 }

@@ -18,8 +18,14 @@ const maxDerive = 96
 // stores into them), and returns the first load whose address match
 // accepts, or nil. An SQL expression value (gorm.Expr), a fresh value
 // (time.Now) and the result of a database call end a path: what they
-// return is not the Go value computed.
+// return is not the Go value computed. A field of a struct a function of
+// the package converted from a read row is followed to the row's field
+// (ConvertedChain).
 func DerivedFrom(v ssa.Value, match func(addr ssa.Value) bool) *ssa.UnOp {
+	return derivedFrom(v, match, 0)
+}
+
+func derivedFrom(v ssa.Value, match func(addr ssa.Value) bool, depth int) *ssa.UnOp {
 	seen := map[ssa.Value]bool{}
 	work := []ssa.Value{v}
 	for len(work) > 0 && len(seen) < maxDerive {
@@ -39,7 +45,7 @@ func DerivedFrom(v ssa.Value, match func(addr ssa.Value) bool) *ssa.UnOp {
 					work = append(work, val)
 					continue
 				}
-				if match(x.X) {
+				if match(x.X) || matchConverted(x.X, match, depth) {
 					return x
 				}
 				work = append(work, storedInto(x.X)...)
@@ -59,7 +65,7 @@ func DerivedFrom(v ssa.Value, match func(addr ssa.Value) bool) *ssa.UnOp {
 		case *ssa.Field:
 			// A field of a struct value (a row a generics finder
 			// returned): its own "address".
-			if match(x) {
+			if match(x) || matchConverted(x, match, depth) {
 				return &ssa.UnOp{Op: token.MUL, X: x}
 			}
 			work = append(work, x.X)
@@ -88,6 +94,19 @@ func DerivedFrom(v ssa.Value, match func(addr ssa.Value) bool) *ssa.UnOp {
 		}
 	}
 	return nil
+}
+
+// matchConverted reports whether match accepts an argument field that
+// the field address (or field) addr was converted from.
+func matchConverted(addr ssa.Value, match func(addr ssa.Value) bool, depth int) bool {
+	for _, src := range convertedFrom(addr, depth) {
+		// A conversion of a conversion (a callback's result of the
+		// row a record was converted to) is followed to its row.
+		if match(src) || matchConverted(src, match, depth+1) {
+			return true
+		}
+	}
+	return false
 }
 
 // storedInto returns the values stored into the local address addr (an

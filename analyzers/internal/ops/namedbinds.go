@@ -3,7 +3,6 @@ package ops
 import (
 	"go/token"
 	"go/types"
-	"reflect"
 	"strings"
 
 	"golang.org/x/tools/go/ssa"
@@ -197,15 +196,7 @@ func dbFieldPath(st *types.Struct, name string) ([]*types.Var, bool) {
 // are not looked into).
 func dbField(st *types.Struct, name string) (int, bool) {
 	for i := 0; i < st.NumFields(); i++ {
-		f := st.Field(i)
-		if f.Embedded() || !f.Exported() {
-			continue
-		}
-		tag, _, _ := strings.Cut(reflect.StructTag(st.Tag(i)).Get("db"), ",")
-		if tag == "-" {
-			continue
-		}
-		if (tag != "" && strings.EqualFold(tag, name)) || (tag == "" && strings.ToLower(f.Name()) == strings.ToLower(name)) {
+		if col, ok := sqlxColumn(st, i); ok && strings.EqualFold(col, name) {
 			return i, true
 		}
 	}

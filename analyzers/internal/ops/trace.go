@@ -7,6 +7,7 @@ import (
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/idemlint/idemlint/analyzers/internal/knowledge"
+	"github.com/idemlint/idemlint/analyzers/internal/ssaval"
 )
 
 // MaxTrace bounds the walks through SSA values, so that no input makes
@@ -48,6 +49,13 @@ func root(v ssa.Value, seen map[ssa.Value]bool, budget *int) ssa.Value {
 				// An ent entity client is a field of the Client or the
 				// Tx it was taken from (tx.Account).
 				if fa, ok := x.X.(*ssa.FieldAddr); ok && x.Op == token.MUL && entHandle(fa.X.Type()) {
+					v = fa.X
+					continue
+				}
+				// A method a handle promotes from the handle it embeds
+				// (sqlx's Tx.ExecContext is *sql.Tx's): the same
+				// transaction or pool as the outer handle.
+				if fa, ok := x.X.(*ssa.FieldAddr); ok && x.Op == token.MUL && embeddedHandle(fa) {
 					v = fa.X
 					continue
 				}
@@ -280,6 +288,21 @@ func paramIndex(fn *ssa.Function, p ssa.Value) int {
 		}
 	}
 	return -1
+}
+
+// embeddedHandle reports whether fa is the address of a handle embedded
+// in a handle of the tables (*sql.Tx in *sqlx.Tx, *sql.DB in *sqlx.DB).
+func embeddedHandle(fa *ssa.FieldAddr) bool {
+	f := ssaval.FieldOf(fa)
+	if f == nil || !f.Embedded() {
+		return false
+	}
+	switch HandleRole(fa.X.Type()) {
+	case knowledge.TxHandle, knowledge.DBHandle, knowledge.EitherHandle:
+	default:
+		return false
+	}
+	return HandleRole(f.Type()) != knowledge.NoTypeRole
 }
 
 // entHandle reports whether t is an ent-generated Client or Tx (the

@@ -3,6 +3,7 @@ package ops
 import (
 	"fmt"
 	"go/types"
+	"reflect"
 	"strings"
 
 	"golang.org/x/tools/go/ssa"
@@ -250,6 +251,12 @@ func destCols(stmt *sqltext.Statement, dest ssa.Value) []ReadCol {
 		}
 		return nil
 	}
+	if len(stmt.SelectList) == 1 && stmt.SelectList[0].Expr.Kind == sqltext.ExprStar {
+		// SELECT * of the one table (sqlRead takes no joins): sqlx
+		// fills each field its mapper names from the row's columns, so
+		// the fields are the columns read.
+		return starCols(st, dest)
+	}
 	var out []ReadCol
 	for _, rc := range stmt.SelectList {
 		col, ok := column(rc)
@@ -266,6 +273,36 @@ func destCols(stmt *sqltext.Statement, dest ssa.Value) []ReadCol {
 		}
 	}
 	return out
+}
+
+// starCols maps every field sqlx's default mapper fills onto its column,
+// for a SELECT * into the struct at dest.
+func starCols(st *types.Struct, dest ssa.Value) []ReadCol {
+	var out []ReadCol
+	for i := 0; i < st.NumFields(); i++ {
+		if col, ok := sqlxColumn(st, i); ok {
+			out = append(out, ReadCol{Column: col, Addr: &ssa.FieldAddr{X: dest, Field: i}})
+		}
+	}
+	return out
+}
+
+// sqlxColumn returns the column sqlx's default mapper fills field i of st
+// from: its db tag, else its name lower-cased; false for an embedded,
+// unexported or db:"-" field.
+func sqlxColumn(st *types.Struct, i int) (string, bool) {
+	f := st.Field(i)
+	if f.Embedded() || !f.Exported() {
+		return "", false
+	}
+	tag, _, _ := strings.Cut(reflect.StructTag(st.Tag(i)).Get("db"), ",")
+	switch tag {
+	case "-":
+		return "", false
+	case "":
+		return strings.ToLower(f.Name()), true
+	}
+	return tag, true
 }
 
 // scanCallOn returns ref when it is a Scan call whose receiver is the
