@@ -1,7 +1,6 @@
 package dialect
 
 import (
-	"go/token"
 	"go/types"
 	"slices"
 
@@ -71,7 +70,7 @@ func builtOnly(addr, model ssa.Value, pk []string, depth int) bool {
 				}
 			}
 		case *ssa.Store:
-			if r.Addr == addr && !literalValue(r.Val) {
+			if r.Addr == addr && !ops.LiteralValue(r.Val) {
 				return false // the struct replaced by one made elsewhere (a row read)
 			}
 		case *ssa.DebugRef:
@@ -112,20 +111,6 @@ func fillsNothing(v any) bool {
 			}
 		}
 		return true
-	}
-	return false
-}
-
-// literalValue reports whether v, stored whole in a model, is a
-// composite literal's (a load of the temporary go/ssa builds it in) or a
-// zero value.
-func literalValue(v ssa.Value) bool {
-	switch x := v.(type) {
-	case *ssa.Const:
-		return true
-	case *ssa.UnOp:
-		_, ok := x.X.(*ssa.Alloc)
-		return ok && x.Op == token.MUL
 	}
 	return false
 }

@@ -1,7 +1,6 @@
 package ops
 
 import (
-	"go/types"
 	"maps"
 	"slices"
 
@@ -91,11 +90,7 @@ func capturedKeys(inserted ssa.Value, have []KeyValue) []KeyValue {
 	if root.base == nil || len(root.path) != 0 || root.base.Parent() == nil || root.base.Parent() == v.Parent() {
 		return nil
 	}
-	t := v.Type()
-	if p, ok := t.Underlying().(*types.Pointer); ok {
-		t = p.Elem()
-	}
-	st, ok := t.Underlying().(*types.Struct)
+	st, ok := structOf(v.Type())
 	if !ok {
 		return nil
 	}

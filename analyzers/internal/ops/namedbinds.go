@@ -26,19 +26,8 @@ func namedBind(arg ssa.Value, name string) ssa.Value {
 		value, _, _ := literalEntry(v, func(k string) bool { return k == name })
 		return value
 	}
-	// A struct variable passed by value is a load of its address, whose
-	// fields the caller loads through that address (u.Username): the
-	// address is the base both share.
-	if load, ok := v.(*ssa.UnOp); ok && load.Op == token.MUL {
-		if _, isAlloc := load.X.(*ssa.Alloc); isAlloc {
-			v = load.X
-		}
-	}
-	t := v.Type()
-	if p, ok := t.Underlying().(*types.Pointer); ok {
-		t = p.Elem()
-	}
-	st, ok := t.Underlying().(*types.Struct)
+	v = structBase(v)
+	st, ok := structOf(v.Type())
 	if !ok {
 		return nil
 	}
@@ -60,13 +49,30 @@ func namedBind(arg ssa.Value, name string) ssa.Value {
 	return out
 }
 
-// fieldIndex returns the index of f in the struct v is or points to.
-func fieldIndex(v ssa.Value, f *types.Var) int {
-	t := v.Type()
+// structBase returns the address a struct value is loaded from when it
+// is a load of a local (a struct passed by value, whose fields the caller
+// loads through that address: u.Username), else v.
+func structBase(v ssa.Value) ssa.Value {
+	if load, ok := v.(*ssa.UnOp); ok && load.Op == token.MUL {
+		if _, isAlloc := load.X.(*ssa.Alloc); isAlloc {
+			return load.X
+		}
+	}
+	return v
+}
+
+// structOf returns the struct type t is or points to.
+func structOf(t types.Type) (*types.Struct, bool) {
 	if p, ok := t.Underlying().(*types.Pointer); ok {
 		t = p.Elem()
 	}
-	if st, ok := t.Underlying().(*types.Struct); ok {
+	st, ok := t.Underlying().(*types.Struct)
+	return st, ok
+}
+
+// fieldIndex returns the index of f in the struct v is or points to.
+func fieldIndex(v ssa.Value, f *types.Var) int {
+	if st, ok := structOf(v.Type()); ok {
 		for i := 0; i < st.NumFields(); i++ {
 			if st.Field(i) == f {
 				return i
@@ -133,17 +139,8 @@ func fieldKey(v ssa.Value, name string) ssa.Value {
 	if val := FieldValue(v, name); val != nil {
 		return val
 	}
-	base := ssaval.Unwrap(v)
-	if load, ok := base.(*ssa.UnOp); ok && load.Op == token.MUL {
-		if _, isAlloc := load.X.(*ssa.Alloc); isAlloc {
-			base = load.X
-		}
-	}
-	t := base.Type()
-	if p, ok := t.Underlying().(*types.Pointer); ok {
-		t = p.Elem()
-	}
-	st, ok := t.Underlying().(*types.Struct)
+	base := structBase(ssaval.Unwrap(v))
+	st, ok := structOf(base.Type())
 	if !ok {
 		return nil
 	}
@@ -178,11 +175,7 @@ func dbFieldPath(st *types.Struct, name string) ([]*types.Var, bool) {
 		if !f.Embedded() {
 			continue
 		}
-		t := f.Type()
-		if p, ok := t.Underlying().(*types.Pointer); ok {
-			t = p.Elem()
-		}
-		if inner, ok := t.Underlying().(*types.Struct); ok {
+		if inner, ok := structOf(f.Type()); ok {
 			if rest, ok := dbFieldPath(inner, name); ok {
 				return append([]*types.Var{f}, rest...), true
 			}

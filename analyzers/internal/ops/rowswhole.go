@@ -143,7 +143,7 @@ func readKeys(addr ssa.Value, depth int, keys *[]KeyValue) {
 		return
 	}
 	for _, ref := range *refs {
-		if st, ok := ref.(*ssa.Store); ok && st.Addr == addr {
+		if st, ok := ref.(*ssa.Store); ok && st.Addr == addr && !LiteralValue(st.Val) {
 			return // the struct replaced whole: no field is known
 		}
 	}
@@ -170,4 +170,18 @@ func readKeys(addr ssa.Value, depth int, keys *[]KeyValue) {
 			}
 		}
 	}
+}
+
+// LiteralValue reports whether v, stored whole in a struct variable, is a
+// composite literal's (a load of the temporary older go/ssa builds it in,
+// g := T{}) or a zero value: the variable's fields are its own after it.
+func LiteralValue(v ssa.Value) bool {
+	switch x := v.(type) {
+	case *ssa.Const:
+		return true
+	case *ssa.UnOp:
+		a, ok := x.X.(*ssa.Alloc)
+		return ok && x.Op == token.MUL && a.Comment == "complit"
+	}
+	return false
 }
