@@ -19,8 +19,8 @@ import (
 
 // callbackInserts returns the inserts of the callbacks call runs inside a
 // transaction, as made by call (RowOp.At is the insert in the callback).
-// A unique violation the callback catches, or a re-read on the insert's
-// error there, handles the race as it would at the insert.
+// A unique violation the callback catches handles the race as it would
+// at the insert (HandlesUnique).
 func (e *extractor) callbackInserts(call ssa.CallInstruction) []*RowOp {
 	var out []*RowOp
 	for _, cb := range e.txCallbacks(call) {
