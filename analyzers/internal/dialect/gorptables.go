@@ -10,6 +10,7 @@ import (
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/idemlint/idemlint/analyzers/internal/knowledge"
+	"github.com/idemlint/idemlint/analyzers/internal/ops"
 	"github.com/idemlint/idemlint/analyzers/internal/ssaval"
 )
 
@@ -150,7 +151,7 @@ func gorpTableOf(fn *ssa.Function, t types.Type) *gorpTable {
 func registrations(pkg *ssa.Package) map[*types.TypeName]*gorpTable {
 	regs := map[*types.TypeName]*gorpTable{}
 	bad := map[*types.TypeName]bool{}
-	for _, fn := range packageFuncs(pkg) {
+	for _, fn := range ops.PackageFuncs(pkg) {
 		for _, b := range fn.Blocks {
 			for _, instr := range b.Instrs {
 				call, ok := instr.(*ssa.Call)
@@ -359,35 +360,6 @@ func (t *gorpTable) versionColumn() string {
 	}
 	c, _ := t.column(t.version)
 	return c
-}
-
-// packageFuncs returns the package's functions, methods and the
-// closures inside them.
-func packageFuncs(pkg *ssa.Package) []*ssa.Function {
-	var out []*ssa.Function
-	var add func(fn *ssa.Function)
-	add = func(fn *ssa.Function) {
-		if fn == nil {
-			return
-		}
-		out = append(out, fn)
-		for _, anon := range fn.AnonFuncs {
-			add(anon)
-		}
-	}
-	for _, m := range pkg.Members {
-		switch m := m.(type) {
-		case *ssa.Function:
-			add(m)
-		case *ssa.Type:
-			if named, ok := m.Type().(*types.Named); ok {
-				for i := 0; i < named.NumMethods(); i++ {
-					add(pkg.Prog.FuncValue(named.Method(i)))
-				}
-			}
-		}
-	}
-	return out
 }
 
 func constBool(v ssa.Value) (bool, bool) {

@@ -180,7 +180,7 @@ func initialValue(g *ssa.Global) ssa.Value {
 			}
 		}
 	}
-	for _, fn := range packageFuncs(g.Pkg) {
+	for _, fn := range PackageFuncs(g.Pkg) {
 		visit(fn)
 	}
 	if count != 1 {
@@ -189,10 +189,10 @@ func initialValue(g *ssa.Global) ssa.Value {
 	return stored
 }
 
-// packageFuncs returns the functions of pkg: its package-level functions
+// PackageFuncs returns the functions of pkg: its package-level functions
 // (the initializer included), its types' methods, and the closures of
 // each.
-func packageFuncs(pkg *ssa.Package) []*ssa.Function {
+func PackageFuncs(pkg *ssa.Package) []*ssa.Function {
 	var out []*ssa.Function
 	var add func(*ssa.Function)
 	add = func(f *ssa.Function) {
