@@ -52,6 +52,8 @@ func (e *extractor) keyEvents(fn *ssa.Function) []keyEvent {
 				if name, ok := ssaval.ConstString(x.Key); ok {
 					if rx.headers[textproto.CanonicalMIMEHeaderKey(name)] {
 						add(owners, x.Value, false, x.Pos())
+					} else {
+						idEvent(&out, owners, e, x.Value, x.Pos())
 					}
 				} else if len(owners) > 0 {
 					add(owners, nil, true, x.Pos())
@@ -110,6 +112,8 @@ func (e *extractor) callKeyEvents(fn *ssa.Function, call ssa.CallInstruction) []
 					event(owners, nil, true)
 				} else if rx.headers[textproto.CanonicalMIMEHeaderKey(n)] {
 					event(owners, site.RoleArg(knowledge.HeaderValue), false)
+				} else {
+					idEvent(&out, owners, e, site.RoleArg(knowledge.HeaderValue), call.Pos())
 				}
 			} else if m := site.RoleArg(knowledge.Values); m != nil {
 				value, found, known := mapEntry(m, rx.headers)
@@ -141,7 +145,9 @@ func (e *extractor) callKeyEvents(fn *ssa.Function, call ssa.CallInstruction) []
 				owners := []ssa.Value{e.requestRoot(args[k.Req])}
 				switch k.Key {
 				case KeyParam:
-					if k.Param >= 0 && k.Param < len(args) {
+					if k.Param >= 0 && k.Param < len(args) && k.IfFresh {
+						idEvent(&out, owners, e, args[k.Param], call.Pos())
+					} else if k.Param >= 0 && k.Param < len(args) {
 						event(owners, args[k.Param], false)
 					} else {
 						event(owners, nil, true)

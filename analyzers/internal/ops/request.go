@@ -161,6 +161,9 @@ type Send struct {
 	Key      KeySource
 	KeyParam int
 	KeyFresh string
+	// KeyIfFresh marks a KeyParam set on a header not named as a key: the
+	// parameter is the key only when the caller passes a fresh id.
+	KeyIfFresh bool
 	// Retry, when not "", names the retry inside the function that sends
 	// it again after a failure, whose hazard only the caller can decide
 	// (the method is the caller's).
@@ -178,6 +181,8 @@ type ParamKey struct {
 	Key   KeySource
 	Param int
 	Fresh string
+	// IfFresh: as Send.KeyIfFresh.
+	IfFresh bool
 }
 
 // A send is one request a function sends: a library call, or the call of
@@ -229,6 +234,10 @@ type keySrc struct {
 	params []*ssa.Parameter
 	phis   []*ssa.Phi // the phis on the way (a loop may carry a value through one)
 	pos    token.Pos  // where it is set
+	// ifFresh marks a header the configuration does not name as a key:
+	// it is the request's key only when its value is a fresh id
+	// (idheader.go).
+	ifFresh bool
 }
 
 // freshAt is a fresh value: the call that makes it, in whichever
@@ -451,6 +460,12 @@ func (e *extractor) helperSend(fn *ssa.Function, call ssa.CallInstruction, name 
 		if a := arg(hs.KeyParam); a != nil {
 			src := keyValue(e, a)
 			src.pos = call.Pos()
+			if hs.KeyIfFresh {
+				if !isID(e, a, 0) || !idValue(src) {
+					break // not an id: no key
+				}
+				src.ifFresh = true
+			}
 			s.key.sets = []keySrc{src}
 		} else {
 			s.key.unknown = true

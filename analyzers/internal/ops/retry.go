@@ -263,14 +263,20 @@ func attemptKey(s *send, con *construct) (AttemptKey, string) {
 	if s.key.unknown {
 		return AttemptKeyUnknown, ""
 	}
-	if len(s.key.sets) == 0 {
+	sets, pending := keySets(s.key.sets)
+	if pending {
+		// An id header whose value the caller passes: only the caller
+		// knows whether it is a key.
+		return AttemptKeyUnknown, ""
+	}
+	if len(sets) == 0 {
 		if s.key.caller {
 			return AttemptKeyUnknown, ""
 		}
 		return AttemptKeyNone, ""
 	}
 	fresh := ""
-	for _, set := range s.key.sets {
+	for _, set := range sets {
 		found := ""
 		for _, f := range set.fresh {
 			if con.contains(f.instr) && !con.carries(set, f) {

@@ -79,7 +79,9 @@ func (e *extractor) requestSummary(fn *ssa.Function, s *Summary) *Summary {
 				case len(ev.src.fresh) > 0:
 					k.Key, k.Fresh = KeyFresh, ev.src.fresh[0].name
 				case ownParam(fn, ev.src.params) >= 0:
-					k.Key, k.Param = KeyParam, ownParam(fn, ev.src.params)
+					k.Key, k.Param, k.IfFresh = KeyParam, ownParam(fn, ev.src.params), ev.src.ifFresh
+				case ev.src.ifFresh:
+					continue // an id header made of something else: no key
 				default:
 					k.Key = KeyStable
 				}
@@ -100,17 +102,23 @@ func (e *extractor) requestSummary(fn *ssa.Function, s *Summary) *Summary {
 		}
 	}
 
+	// The status code of a response, returned.
+	if len(add.Sends) > 0 {
+		add.Status = statusResult(fn)
+	}
+
 	// A request it makes and returns; a retrying client it returns.
 	add.Builds = e.builds(fn)
 	add.RetryingClient = e.returnsRetryingClient(fn)
 
-	if len(add.Sends) == 0 && len(add.Retries) == 0 && len(add.Keys) == 0 && !add.FreshResult && add.Builds == nil && add.RetryingClient == "" {
+	if len(add.Sends) == 0 && len(add.Retries) == 0 && len(add.Keys) == 0 && !add.FreshResult && add.Status.Index == 0 && add.Builds == nil && add.RetryingClient == "" {
 		return s
 	}
 	if s == nil {
 		s = &Summary{}
 	}
 	s.Sends, s.Retries, s.Keys, s.FreshResult, s.Builds = add.Sends, add.Retries, add.Keys, add.FreshResult, add.Builds
+	s.Status = add.Status
 	s.RetryingClient = add.RetryingClient
 	return s
 }
@@ -136,10 +144,18 @@ func (e *extractor) exportSend(fn *ssa.Function, name string, sd *send) (Send, b
 		return Send{}, false
 	}
 	k := sd.key
+	sets, pending := keySets(k.sets)
+	k.sets = sets
 	switch {
 	case k.unknown:
 		return Send{}, false
-	case len(k.sets) == 0 && k.caller:
+	case pending && allParams(fn, sets):
+		// An id header set from a parameter: a key if the caller passes
+		// a fresh id.
+		out.Key, out.KeyParam, out.KeyIfFresh = KeyParam, ownParam(fn, sets[0].params), true
+	case pending:
+		out.Key = KeyNone // an id header made of something else: no key
+	case len(sets) == 0 && k.caller:
 		if out.ReqParam < 0 {
 			return Send{}, false
 		}
@@ -272,6 +288,9 @@ func (s *Summary) requestParts() []string {
 			b.WriteString("fresh(" + sd.KeyFresh + ")")
 		case KeyParam:
 			b.WriteString(param(sd.KeyParam))
+			if sd.KeyIfFresh {
+				b.WriteString(" if an id")
+			}
 		default:
 			b.WriteString(sd.Key.String())
 		}
@@ -291,6 +310,9 @@ func (s *Summary) requestParts() []string {
 			what = "fresh(" + k.Fresh + ")"
 		case KeyParam:
 			what = param(k.Param)
+			if k.IfFresh {
+				what += " if an id"
+			}
 		case KeyCaller:
 			what = "unknown"
 		}
@@ -298,6 +320,13 @@ func (s *Summary) requestParts() []string {
 	}
 	if s.FreshResult {
 		parts = append(parts, "fresh")
+	}
+	if s.Status.Index > 0 {
+		what := "status"
+		if s.Status.Text {
+			what = "status-text"
+		}
+		parts = append(parts, fmt.Sprintf("%s(r%d)", what, s.Status.Index-1))
 	}
 	return parts
 }

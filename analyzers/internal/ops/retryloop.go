@@ -133,7 +133,7 @@ func (e *extractor) loopRetry(call ssa.CallInstruction) *construct {
 	if fn == nil || call.Block() == nil {
 		return nil
 	}
-	fail, succ := failureEdges(call)
+	fail, succ := e.failureEdges(call)
 	if len(fail) == 0 {
 		return nil
 	}
@@ -484,15 +484,16 @@ func leavesLoop(succ []branchEdge, body map[*ssa.BasicBlock]bool, h *ssa.BasicBl
 }
 
 // failureEdges returns the branches taken when call failed (its error
-// result compared non-nil, an *http.Response status outside 2xx), and
-// the other branches of the same checks.
-func failureEdges(call ssa.CallInstruction) (fail, succ []branchEdge) {
+// result compared non-nil, an *http.Response status outside 2xx, the
+// status a helper returns: retrystatus.go), and the other branches of the
+// same checks.
+func (e *extractor) failureEdges(call ssa.CallInstruction) (fail, succ []branchEdge) {
 	v := call.Value()
 	if v == nil {
 		return nil, nil
 	}
 	errs, resps := resultValues(v)
-	branch := func(cond *ssa.BinOp, failOnTrue bool) {
+	branch := func(cond ssa.Value, failOnTrue bool) {
 		for _, ref := range *cond.Referrers() {
 			negated := false
 			target := ref
@@ -524,28 +525,22 @@ func failureEdges(call ssa.CallInstruction) (fail, succ []branchEdge) {
 			branch(op, op.Op == token.NEQ)
 		}
 	}
-	for _, r := range carriers(resps) {
-		for _, ref := range *r.Referrers() {
-			fa, ok := ref.(*ssa.FieldAddr)
-			if !ok || !selects(fa, knowledge.HTTPResponse, "StatusCode") {
+	codes, texts := e.statusValues(call, resps)
+	for _, code := range carriers(codes) {
+		for _, cref := range *code.Referrers() {
+			op, ok := cref.(*ssa.BinOp)
+			if !ok {
 				continue
 			}
-			for _, use := range *fa.Referrers() {
-				load, ok := use.(*ssa.UnOp)
-				if !ok || load.Op != token.MUL {
-					continue
-				}
-				for _, code := range carriers([]ssa.Value{load}) {
-					for _, cref := range *code.Referrers() {
-						op, ok := cref.(*ssa.BinOp)
-						if !ok {
-							continue
-						}
-						if onTrue, ok := statusFailure(op, code); ok {
-							branch(op, onTrue)
-						}
-					}
-				}
+			if onTrue, ok := statusFailure(op, code); ok {
+				branch(op, onTrue)
+			}
+		}
+	}
+	for _, text := range carriers(texts) {
+		for _, use := range *text.Referrers() {
+			if cond, onTrue, ok := textStatusFailure(use, text); ok {
+				branch(cond, onTrue)
 			}
 		}
 	}

@@ -164,7 +164,7 @@ func (e *extractor) wrapperRetries(call ssa.CallInstruction, fn *ssa.Function, c
 			return true
 		}
 	}
-	fail, _ := failureEdges(call)
+	fail, _ := e.failureEdges(call)
 	for _, ed := range fail {
 		seen := map[*ssa.BasicBlock]bool{}
 		queue := []*ssa.BasicBlock{ed.to}

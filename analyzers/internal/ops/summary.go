@@ -47,6 +47,9 @@ type Summary struct {
 	Retries     []int
 	Keys        []ParamKey
 	FreshResult bool
+	// Status is the result that carries the status code of a response
+	// the function received (retrystatus.go).
+	Status StatusResult
 	// Lookups, Inserts and UniqueChecks are the rows it reads by key and
 	// inserts, keyed by parameters, and the error parameters it tests for
 	// a unique violation (rows.go).
@@ -168,7 +171,7 @@ func (s *Summary) String() string {
 
 func (s *Summary) empty() bool {
 	return s == nil || (len(s.Locks) == 0 && len(s.Ends) == 0 && s.Network == "" && len(s.TxRuns) == 0 && len(s.LockedCalls) == 0 &&
-		len(s.Sends) == 0 && len(s.Retries) == 0 && len(s.Keys) == 0 && !s.FreshResult &&
+		len(s.Sends) == 0 && len(s.Retries) == 0 && len(s.Keys) == 0 && !s.FreshResult && s.Status.Index == 0 &&
 		len(s.Lookups) == 0 && len(s.Inserts) == 0 && len(s.UniqueChecks) == 0 &&
 		len(s.ModelReads) == 0 && len(s.ModelWrites) == 0 &&
 		s.Builds == nil && s.RetryingClient == "" && s.Generated == nil && s.BindsHandle == 0 && s.WrapsErr == 0 && len(s.LockedResults) == 0 && len(s.Copies) == 0)
