@@ -42,7 +42,14 @@
 // that sets it on the request it is given; or stripe-go's
 // Params.SetIdempotencyKey or Params.IdempotencyKey. A key computed from
 // stable inputs (the order id, a parameter, a constant) is the same on
-// every attempt wherever it is computed. When a request is handed to code
+// every attempt wherever it is computed. A header of any other name whose
+// value is an id (a fresh value, or its text: uuid.NewString(), "evt_" +
+// id.String(); or a helper's parameter that its caller gives one) is a key
+// too, as receivers deduplicate a webhook's delivery id
+// (X-Acme-Delivery): made once before the first attempt the retry is
+// safe, made on every attempt it is freshkey. A header whose value is
+// anything else (a token, a signature, a content type) is not a key.
+// When a request is handed to code
 // that cannot be seen (a function value, an interface), or a header name
 // is not constant, the key is unknown and nothing is reported.
 //
@@ -50,8 +57,10 @@
 //
 //   - a hand-written loop whose back edge, which sends the request again,
 //     is reachable from the request's failure (its error compared with
-//     nil, or a status check outside 2xx), and whose success leaves the
-//     loop. A wait alone does not make a retry; a loop over the items of
+//     nil, or a status check outside 2xx: of the response, or of the
+//     status a helper that sends it returns, as a number or as its
+//     decimal text, strings.HasPrefix(status, "2")), and whose success
+//     leaves the loop. A wait alone does not make a retry; a loop over the items of
 //     a slice, map, string, channel or iterator sends one request per
 //     item and is not one, with a wait or without;
 //   - a retry wrapper whose callback sends the request and returns its
