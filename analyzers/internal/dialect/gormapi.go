@@ -1,6 +1,8 @@
 package dialect
 
 import (
+	"go/types"
+
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/idemlint/idemlint/analyzers/internal/knowledge"
@@ -40,11 +42,17 @@ var (
 // read the version's differences from the call's package (gormOf).
 func (api *gormAPI) library() *ops.Library {
 	return &ops.Library{
-		Name:       api.lib,
-		Pkg:        api.pkg,
-		Row:        gormRowOp,
-		ChainRow:   gormChainRow,
-		NewModel:   gormSaveInserts,
+		Name:     api.lib,
+		Pkg:      api.pkg,
+		Row:      gormRowOp,
+		ChainRow: gormChainRow,
+		NewModel: gormSaveInserts,
+		PrimaryFields: func(t types.Type) []string {
+			if named, ok := types.Unalias(t).(*types.Named); ok {
+				return gormPrimaryFields(named.Obj())
+			}
+			return nil
+		},
 		Read:       gormReadOf,
 		Writes:     gormWritesOf,
 		Update:     gormUpdate,

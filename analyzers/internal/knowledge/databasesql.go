@@ -10,6 +10,17 @@ var databaseSQL = library{
 		{Pkg: sqlPkg, Name: "Tx", Role: TxHandle},
 		{Pkg: sqlPkg, Name: "DB", Role: DBHandle},
 		{Pkg: sqlPkg, Name: "Conn", Role: DBHandle},
+		// Scan destinations of nullable columns: Valid stays false when
+		// the scan wrote nothing (no row) or read NULL.
+		{Pkg: sqlPkg, Name: "NullString", Role: NullValue, ValidField: "Valid"},
+		{Pkg: sqlPkg, Name: "NullInt64", Role: NullValue, ValidField: "Valid"},
+		{Pkg: sqlPkg, Name: "NullInt32", Role: NullValue, ValidField: "Valid"},
+		{Pkg: sqlPkg, Name: "NullInt16", Role: NullValue, ValidField: "Valid"},
+		{Pkg: sqlPkg, Name: "NullByte", Role: NullValue, ValidField: "Valid"},
+		{Pkg: sqlPkg, Name: "NullBool", Role: NullValue, ValidField: "Valid"},
+		{Pkg: sqlPkg, Name: "NullFloat64", Role: NullValue, ValidField: "Valid"},
+		{Pkg: sqlPkg, Name: "NullTime", Role: NullValue, ValidField: "Valid"},
+		{Pkg: sqlPkg, Name: "Null", Role: NullValue, ValidField: "Valid"},
 	},
 	sentinels: []Sentinel{
 		{Pkg: sqlPkg, Name: "ErrNoRows", Meaning: NotFound},

@@ -18,6 +18,7 @@ const (
 	ExprValue               // an SQL expression used as a value (GORM clause.Expr): atomic in an update
 	VersionField            // a field type that makes a model versioned (optimisticlock.Version)
 	DBError                 // an error type that carries the database's error code
+	NullValue               // a scan destination for a column that may be NULL (sql.NullString): its ValidField is false when no value was read
 
 	// Network and retries.
 	Retrying       // a client or transport that retries every request sent through it (retryablehttp.Client, RoundTripper)
@@ -46,6 +47,9 @@ type Type struct {
 	// CodeField is, for a DBError, the field holding the code that
 	// Codes lists ("Code" for *pgconn.PgError, "Number" for MySQL).
 	CodeField string
+	// ValidField is, for a NullValue, the bool field set when a value
+	// was read ("Valid").
+	ValidField string
 }
 
 // An ErrMeaning is what an error value or code says happened.

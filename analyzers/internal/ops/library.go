@@ -37,6 +37,10 @@ type Library struct {
 	// that happens only for a new row (RowOp.IfNew) certainly has no
 	// primary key.
 	NewModel func(model ssa.Value) bool
+	// PrimaryFields names the fields of a model type that hold its
+	// primary key (by their promoted names), or nil: zero after a read
+	// into the model, they say it found no row.
+	PrimaryFields func(t types.Type) []string
 	// Read makes the read of the row a finder call scans into its model.
 	Read func(call *ssa.Call, site knowledge.Site) *ColumnRead
 	// Writes makes the column writes of a save or update call.

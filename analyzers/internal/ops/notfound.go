@@ -150,6 +150,12 @@ func coversNotFound(op *RowOp, cond ssa.Value) (int, bool) {
 // found-nothing test of op entered from the branch alone; with cover,
 // those of the non-nil side of op's error too (coversNotFound).
 func foundNothingBlocks(op *RowOp, cover bool) []*ssa.BasicBlock {
+	return foundNothingBlocksAt(op, cover, 0)
+}
+
+// foundNothingBlocksAt is foundNothingBlocks with the tests made at
+// depth: 1 leaves out the flags set on those blocks (flagTest).
+func foundNothingBlocksAt(op *RowOp, cover bool, depth int) []*ssa.BasicBlock {
 	if op.Instr == nil {
 		// A generated function's own query (Library.OwnRows): no call
 		// to test the outcome of.
@@ -165,7 +171,7 @@ func foundNothingBlocks(op *RowOp, cover bool) []*ssa.BasicBlock {
 		if !ok || len(b.Succs) != 2 {
 			continue
 		}
-		succ, ok := notFoundTest(op, ifi.Cond, 0)
+		succ, ok := notFoundTest(op, ifi.Cond, depth)
 		if !ok && cover {
 			succ, ok = coversNotFound(op, ifi.Cond)
 		}
@@ -199,7 +205,13 @@ func notFoundTest(op *RowOp, cond ssa.Value, depth int) (int, bool) {
 	}
 	switch x := cond.(type) {
 	case *ssa.Phi:
-		return shortCircuitTest(op, x, depth)
+		if s, ok := shortCircuitTest(op, x, depth); ok {
+			return s, true
+		}
+		if depth == 0 {
+			return flagTest(op, x)
+		}
+		return 0, false
 	case *ssa.UnOp:
 		if x.Op == token.NOT {
 			if s, ok := notFoundTest(op, x.X, depth+1); ok {
@@ -209,6 +221,10 @@ func notFoundTest(op *RowOp, cond ssa.Value, depth int) (int, bool) {
 		}
 		// A bool destination: if exists { ... }.
 		if x.Op == token.MUL && op.FromLibrary && isDestOf(op, x.X) && isBool(x.Type()) {
+			return 1, true
+		}
+		// A nullable destination's Valid: if !version.Valid { ... }.
+		if x.Op == token.MUL && op.FromLibrary && validOfDest(op, x.X) {
 			return 1, true
 		}
 	case *ssa.Call:
@@ -246,7 +262,7 @@ func notFoundTest(op *RowOp, cond ssa.Value, depth int) (int, bool) {
 			// count == 0, count > 0, 0 < count
 			if isConst && c.Value != nil && c.Value.Kind() == constant.Int && constant.Sign(c.Value) == 0 && op.FromLibrary {
 				load, isLoad := v.(*ssa.UnOp)
-				if (isLoad && load.Op == token.MUL && isDestOf(op, load.X)) || (op.CountsFound && isResult(v, op, 0)) || rowsAffected(op, v) {
+				if (isLoad && load.Op == token.MUL && (isDestOf(op, load.X) || primaryOfDest(op, load.X))) || (op.CountsFound && isResult(v, op, 0)) || rowsAffected(op, v) {
 					switch {
 					case x.Op == token.EQL:
 						return 0, true
