@@ -70,7 +70,12 @@
 // a nil result, !exists,
 // count == 0 (or not count > 0), RowsAffected == 0 (of an UPDATE by the
 // key, or of a GORM Find), the count xorm's Update by the key returns
-// being 0, or the other side of err == nil for a lookup
+// being 0, a scanned destination left as it was: zero, the Valid of a
+// sql.NullString (or pgtype.Text...) false, a GORM model's primary key
+// zero (db.Where(...).Find(&t); if t.ID == 0 { create }), a bool flag
+// that the found-nothing branch set and every other path left as it was
+// (found := true; if errors.Is(err, sql.ErrNoRows) { found = false };
+// ...; if !found { insert }), or the other side of err == nil for a lookup
 // whose error is not nil whenever it found nothing (QueryRow's Scan,
 // sqlx Get, gorp SelectOne, GORM First, Take and Last, and v1's Find into
 // a struct, bun Scan and go-pg Select of one model, ent Only and First,
