@@ -9,6 +9,7 @@ import (
 
 	"github.com/idemlint/idemlint/analyzers/internal/knowledge"
 	"github.com/idemlint/idemlint/analyzers/internal/ops"
+	"github.com/idemlint/idemlint/analyzers/internal/schema"
 	"github.com/idemlint/idemlint/analyzers/internal/sqltext"
 	"github.com/idemlint/idemlint/analyzers/internal/ssaval"
 )
@@ -62,6 +63,26 @@ func gormWrites(fn *ssa.Function, call *ssa.Call, site knowledge.Site) []*ops.Co
 	base := ops.ColumnWrite{Instr: call, Handle: h, Lib: api.lib, Desc: ops.CalleeName(site), Keys: op.Keys, Guarded: gormWhere(site.Receiver())}
 	name := site.Row.Func.Name
 	switch {
+	case (name == "Updates" || name == "UpdateColumns") && (modelAddr == nil || zeroModel(modelAddr)) && literalModel(site.RoleArg(knowledge.Values)) != nil:
+		// Updates(T{StockNum: v}) of the row the Where steps pin: each
+		// field the literal sets.
+		lit := literalModel(site.RoleArg(knowledge.Values))
+		model := ops.ModelType(lit)
+		if model == nil {
+			return nil
+		}
+		var out []*ops.ColumnWrite
+		for _, st := range ops.FieldStores(fn, lit) {
+			f := ssaval.FieldOf(st.Addr.(*ssa.FieldAddr))
+			if f == nil {
+				continue
+			}
+			w := base
+			w.Model, w.ModelAddr, w.Field, w.Value, w.Store = model, lit, f.Name(), st.Val, st
+			keyedBy(&w, site.Receiver(), gormFieldColumn(model, f.Name()))
+			out = append(out, &w)
+		}
+		return out
 	case name == "Save" || (name == "Updates" && isModelPtr(site.RoleArg(knowledge.Values))):
 		arg := site.RoleArg(knowledge.Model)
 		if arg == nil {
@@ -140,7 +161,18 @@ func gormWrites(fn *ssa.Function, call *ssa.Call, site knowledge.Site) []*ops.Co
 // only when a Where compares more than other columns equal to bound
 // values (a compare-and-set on the written column, a range, an OR).
 func keyedWrite(w *ops.ColumnWrite, chain, modelAddr ssa.Value) {
-	if !zeroModel(modelAddr) || len(w.Keys) == 0 {
+	if !zeroModel(modelAddr) {
+		return
+	}
+	keyedBy(w, chain, w.Column)
+}
+
+// keyedBy marks w, a write of column to the row chain's Where steps pin,
+// Keyed, and Guarded as keyedWrite says. A range on the written column
+// (stock_num >= ?) is a floor the new value must stay above, not a
+// compare-and-set: two writers that read the same value both pass it.
+func keyedBy(w *ops.ColumnWrite, chain ssa.Value, column string) {
+	if len(w.Keys) == 0 {
 		return
 	}
 	w.Keyed, w.Guarded = true, false
@@ -155,13 +187,74 @@ func keyedWrite(w *ops.ColumnWrite, chain, modelAddr ssa.Value) {
 			return false
 		}
 		for _, cmp := range c.Comparisons {
-			if !cmp.Conjunct || !cmp.Equality() || strings.EqualFold(cmp.Column.Name, w.Column) {
+			if cmp.Conjunct && column != "" && strings.EqualFold(cmp.Column.Name, column) && isRange(cmp.Op) {
+				continue
+			}
+			if !cmp.Conjunct || !cmp.Equality() || strings.EqualFold(cmp.Column.Name, column) {
 				w.Guarded = true
 				return false
 			}
 		}
 		return true
 	})
+}
+
+func isRange(op string) bool { return op == "<" || op == ">" || op == "<=" || op == ">=" }
+
+// literalModel returns the struct literal an update is given, by pointer
+// (&T{F: v}) or by value (T{F: v}), or nil.
+func literalModel(v ssa.Value) *ssa.Alloc {
+	if v == nil {
+		return nil
+	}
+	var a *ssa.Alloc
+	switch x := ssaval.Unwrap(v).(type) {
+	case *ssa.Alloc:
+		a = x
+	case *ssa.UnOp:
+		if ops.LiteralValue(x) {
+			a = x.X.(*ssa.Alloc)
+		}
+	}
+	if a == nil || a.Comment != "complit" {
+		return nil
+	}
+	// Only filled and read: fields stored, the value loaded whole.
+	for _, ref := range *a.Referrers() {
+		switch x := ref.(type) {
+		case *ssa.FieldAddr:
+			for _, use := range *x.Referrers() {
+				if st, ok := use.(*ssa.Store); !ok || st.Addr != x {
+					return nil
+				}
+			}
+		case *ssa.UnOp, *ssa.MakeInterface, *ssa.DebugRef:
+		default:
+			return nil
+		}
+	}
+	return a
+}
+
+// gormFieldColumn returns the column GORM maps a model's field to (its
+// column tag, or the naming strategy's name), or "".
+func gormFieldColumn(model types.Type, field string) string {
+	named, ok := types.Unalias(model).(*types.Named)
+	if !ok {
+		return ""
+	}
+	st, ok := named.Underlying().(*types.Struct)
+	if !ok {
+		return ""
+	}
+	r := &gormModelReader{model: &schema.Model{}, v1: importsPath(named.Obj().Pkg(), gormV1.pkg)}
+	r.walk(st, "", "", 0)
+	for _, f := range r.fields {
+		if f.name == field {
+			return f.column
+		}
+	}
+	return ""
 }
 
 // gormModelAddr returns the model pointer given to Model in the chain v,

@@ -379,6 +379,22 @@ func (e *extractor) sqlWrites(call *ssa.Call, site knowledge.Site) []*ColumnWrit
 	return StatementWrites(call, stmt, h, bind, sqlLib(site), "the UPDATE of "+stmt.Table.Name+" ("+CalleeName(site)+")")
 }
 
+// floorOfSet reports whether c compares a column the statement sets with
+// <, >, <= or >=.
+func floorOfSet(stmt *sqltext.Statement, c sqltext.Comparison) bool {
+	switch c.Op {
+	case "<", ">", "<=", ">=":
+	default:
+		return false
+	}
+	for _, a := range stmt.Set {
+		if strings.EqualFold(a.Column, c.Column.Name) {
+			return true
+		}
+	}
+	return false
+}
+
 // StatementWrites makes a write of each SET c = $n of an UPDATE run by
 // call, its placeholders' values given by bind.
 func StatementWrites(call *ssa.Call, stmt *sqltext.Statement, h ssa.Value, bind func(sqltext.Placeholder) ssa.Value, lib, desc string) []*ColumnWrite {
@@ -393,6 +409,11 @@ func StatementWrites(call *ssa.Call, stmt *sqltext.Statement, h ssa.Value, bind 
 				keys = append(keys, KeyValue{Column: c.Column.Name, Value: v})
 				continue
 			}
+		}
+		if c.Conjunct && floorOfSet(stmt, c) {
+			// stock >= $2 beside SET stock = $3: a floor the new value
+			// keeps, not a compare-and-set; both writers pass it.
+			continue
 		}
 		guarded = true
 	}
