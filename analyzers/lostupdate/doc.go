@@ -57,7 +57,9 @@
 // WHERE id = t.ID); GORM Save(&m) or Updates(&m) of
 // the model read (each field stored since; every field, its primary key
 // apart, when m was given to a function value first); Model(&m).Update("c", v),
-// UpdateColumn("c", v), Updates(map[string]any{"c": v}); bun
+// UpdateColumn("c", v), Updates(map[string]any{"c": v}), and
+// Where(...).Updates(T{C: v}) of a struct literal (each field it sets, to
+// the row the Where pins); bun
 // NewUpdate().Model(m) (each field stored since, within its Column steps),
 // .Set("c = ?", v) and .SetColumn("c", "?", v); go-pg Model(m)...Update()
 // or UpdateNotZero() (each field stored since, within its Column steps),
@@ -136,7 +138,9 @@
 //   - the write is guarded optimistically: the UPDATE's WHERE pins the
 //     version column (version-column setting, "version" by default) or a
 //     column it also sets (compare-and-set on the old value), or compares
-//     something besides columns equal to bound values; a GORM or bun
+//     something besides columns equal to bound values (a range on a
+//     column it sets, stock_num >= $2, is a floor both writers pass, not
+//     a guard); a GORM or bun
 //     update of a loaded model has a Where step (go-pg: a Where comparing
 //     anything but the model's primary key). That the affected-row
 //     count is then checked is assumed, not verified;
