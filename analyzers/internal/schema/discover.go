@@ -102,7 +102,8 @@ func discoverMigrations(root string) *discovered {
 // (vendor, testdata, node_modules, directories starting with . or _,
 // nested modules), within maxWalkDirs directories and maxWalkDepth
 // levels. skipDir may skip more directories; file is called for every
-// regular file. It reports whether a bound was reached.
+// entry that is not a directory (a symbolic link too: the callers decide).
+// It reports whether a bound was reached.
 func walkModule(root string, skipDir func(name string) bool, file func(path string, d fs.DirEntry)) (bounded bool) {
 	dirs := 0
 	_ = filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
@@ -131,9 +132,7 @@ func walkModule(root string, skipDir func(name string) bool, file func(path stri
 			}
 			return nil
 		}
-		if d.Type().IsRegular() {
-			file(path, d)
-		}
+		file(path, d)
 		return nil
 	})
 	return bounded
@@ -169,7 +168,8 @@ func walkMigrations(root string) *discovered {
 		case slices.Contains(sqlcConfigNames, e.Name()):
 			sqlcConfigs = append(sqlcConfigs, path)
 		case migrationFileName(path):
-			if fi, err := e.Info(); err == nil {
+			// os.Stat follows a symbolic link to the file it names.
+			if fi, err := os.Stat(path); err == nil && fi.Mode().IsRegular() {
 				candidates = append(candidates, path)
 				sizes[path] = fi.Size()
 			}
