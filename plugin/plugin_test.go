@@ -45,11 +45,13 @@ func TestSettingsReachConfig(t *testing.T) {
 	_, err := build(t, map[string]any{
 		"version-column":      "rev",
 		"idempotency-headers": []any{"X-Request-Key"},
+		"schema-discover":     false,
 	})
 	require.NoError(t, err)
 	c, err := config.For("")
 	require.NoError(t, err)
 	assert.Equal(t, "rev", c.VersionColumn)
+	assert.False(t, c.SchemaDiscover)
 	assert.Contains(t, c.IdempotencyHeaders, "X-Request-Key")
 }
 
@@ -64,7 +66,8 @@ func TestBadSettingsNameTheSetting(t *testing.T) {
 		settings map[string]any
 		want     string
 	}{
-		{map[string]any{"version-colum": "rev"}, "unknown setting version-colum (known: enable, disable, schema, version-column"},
+		{map[string]any{"version-colum": "rev"}, "unknown setting version-colum (known: enable, disable, schema, schema-discover, version-column"},
+		{map[string]any{"schema-discover": "no"}, "idemlint settings: schema-discover: want true or false, got a string"},
 		{map[string]any{"version-column": 3}, "idemlint settings: version-column: want a string, got a number"},
 		{map[string]any{"version-column": []any{"rev"}}, "version-column: want a string, got a list"},
 		{map[string]any{"schema": []any{"db/missing.sql"}}, "idemlint setting schema: "},

@@ -46,6 +46,10 @@ type Settings struct {
 	// relative to the module root, that declare unique keys and version
 	// columns beyond what GORM tags, sqlc and ent already say.
 	Schema []string `json:"schema,omitempty" yaml:"schema"`
+	// SchemaDiscover, when false, turns off the discovery of the module's
+	// DDL migrations (nil: not set here; the default is on). A configured
+	// Schema replaces discovery anyway.
+	SchemaDiscover *bool `json:"schema-discover,omitempty" yaml:"schema-discover"`
 	// VersionColumn is the column that makes a table versioned.
 	VersionColumn string `json:"version-column,omitempty" yaml:"version-column"`
 	// VersionField is the Go struct field that makes a model versioned.
@@ -76,7 +80,11 @@ type Config struct {
 	// File is the .idemlint.yml that applied ("" if none).
 	File string
 
-	Schema             []string // absolute paths
+	Schema []string // absolute paths
+	// SchemaDiscover says whether the schema layer discovers the module's
+	// DDL migrations: true unless a source turned it off. It applies only
+	// when Schema is empty.
+	SchemaDiscover     bool
 	VersionColumn      string
 	VersionField       string
 	IdempotencyHeaders []string // canonical header keys, defaults first
@@ -265,9 +273,19 @@ func resolve(root, file string, fromFile, fromDriver Settings) *Config {
 		}
 		return file
 	}
+	pickBool := func(driver, file *bool, def bool) bool {
+		switch {
+		case driver != nil:
+			return *driver
+		case file != nil:
+			return *file
+		}
+		return def
+	}
 	c := &Config{
 		ModuleRoot:      root,
 		File:            file,
+		SchemaDiscover:  pickBool(fromDriver.SchemaDiscover, fromFile.SchemaDiscover, true),
 		VersionColumn:   pick(fromDriver.VersionColumn, fromFile.VersionColumn, DefaultVersionColumn),
 		VersionField:    pick(fromDriver.VersionField, fromFile.VersionField, DefaultVersionField),
 		NetworkFuncs:    pickList(fromDriver.NetworkFuncs, fromFile.NetworkFuncs),

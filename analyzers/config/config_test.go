@@ -117,7 +117,9 @@ func TestFileErrorsNameTheSetting(t *testing.T) {
 		{"version-column: [rev, v]\n", ".idemlint.yml:1: version-column: want a string, got a list"},
 		{"# settings\nschema: {a: b}\n", ".idemlint.yml:2: schema: want a list of strings, got a mapping"},
 		{"network-funcs: [example.com/m.Send, 3]\n", "network-funcs: want a list of strings, but item 2 is a number"},
-		{"version-column: rev\nversion-colum: rev\n", ".idemlint.yml:2: unknown setting version-colum (known: schema, version-column"},
+		{"version-column: rev\nversion-colum: rev\n", ".idemlint.yml:2: unknown setting version-colum (known: schema, schema-discover, version-column"},
+		{"schema-discover: no\n", ".idemlint.yml:1: schema-discover: want true or false, got a string"},
+		{"schema-discover: [false]\n", ".idemlint.yml:1: schema-discover: want true or false, got a list"},
 		{"version-column: a\nversion-column: b\n", ".idemlint.yml:2: version-column: set twice (first on line 1)"},
 		{"- schema\n", ".idemlint.yml:1: want a mapping of settings"},
 		{"version-column: [\n", ".idemlint.yml:"},
@@ -200,6 +202,55 @@ func TestFlags(t *testing.T) {
 		require.Error(t, err, tc.arg)
 		assert.Contains(t, err.Error(), tc.want)
 	}
+}
+
+// TestSchemaDiscover: on by default, off from the file, the driver over
+// the file, and the flag boolean (bare, =false, a bad value).
+func TestSchemaDiscover(t *testing.T) {
+	c, err := For("")
+	require.NoError(t, err)
+	assert.True(t, c.SchemaDiscover, "on by default")
+	dir := module(t, map[string]string{"go.mod": "module example.com/m\n", ".idemlint.yml": "schema-discover: false\n"})
+	c, err = For(dir)
+	require.NoError(t, err)
+	assert.False(t, c.SchemaDiscover)
+	on := true
+	withDriver(t, Settings{SchemaDiscover: &on})
+	c, err = For(dir)
+	require.NoError(t, err)
+	assert.True(t, c.SchemaDiscover, "the driver wins over the file")
+
+	for _, tc := range []struct {
+		args []string
+		want bool
+	}{
+		{[]string{"-schema-discover=false"}, false},
+		{[]string{"-schema-discover"}, true},
+	} {
+		fs := flag.NewFlagSet("idemlint", flag.ContinueOnError)
+		fs.SetOutput(io.Discard)
+		RegisterFlags(fs)
+		require.NoError(t, fs.Parse(tc.args))
+		c, err := For("")
+		require.NoError(t, err)
+		assert.Equal(t, tc.want, c.SchemaDiscover, "%v", tc.args)
+	}
+	fs := flag.NewFlagSet("idemlint", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	RegisterFlags(fs)
+	err = fs.Parse([]string{"-schema-discover=maybe"})
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), `invalid boolean value "maybe" for -schema-discover: "maybe" is not true or false`)
+	assert.True(t, IsBool("schema-discover"))
+	assert.False(t, IsBool("schema"))
+
+	var s Settings
+	require.NoError(t, s.Set("schema-discover", false), "the plugin's decoded JSON boolean")
+	require.NotNil(t, s.SchemaDiscover)
+	assert.False(t, *s.SchemaDiscover)
+	err = s.Set("schema-discover", "false")
+	require.Error(t, err)
+	assert.Equal(t, "schema-discover: want true or false, got a string", err.Error())
 }
 
 func TestSetDriverValidates(t *testing.T) {

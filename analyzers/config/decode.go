@@ -43,10 +43,12 @@ type setting struct {
 	name string
 	str  func(*Settings) *string   // a string setting
 	list func(*Settings) *[]string // a list setting
+	flag func(*Settings) **bool    // a boolean setting
 }
 
 var settings = []setting{
 	{name: "schema", list: func(s *Settings) *[]string { return &s.Schema }},
+	{name: "schema-discover", flag: func(s *Settings) **bool { return &s.SchemaDiscover }},
 	{name: "version-column", str: func(s *Settings) *string { return &s.VersionColumn }},
 	{name: "version-field", str: func(s *Settings) *string { return &s.VersionField }},
 	{name: "idempotency-headers", list: func(s *Settings) *[]string { return &s.IdempotencyHeaders }},
@@ -62,6 +64,17 @@ func Names() []string {
 		out = append(out, st.name)
 	}
 	return out
+}
+
+// IsBool reports whether the named setting is a boolean, which a flag
+// may give without a value (-schema-discover).
+func IsBool(name string) bool {
+	for _, st := range settings {
+		if st.name == name {
+			return st.flag != nil
+		}
+	}
+	return false
 }
 
 // Set sets the named setting of s from a decoded value, as a YAML or JSON
@@ -81,13 +94,21 @@ func (s *Settings) Set(name string, value any) error {
 	bad := func(format string, args ...any) error {
 		return &Error{Setting: name, Err: fmt.Errorf(format, args...)}
 	}
-	if st.str != nil {
+	switch {
+	case st.flag != nil:
+		v, ok := value.(bool)
+		if !ok {
+			return bad("want true or false, got %s", kindOf(value))
+		}
+		*st.flag(s) = &v
+		return nil // nothing to validate beyond the kind
+	case st.str != nil:
 		v, ok := value.(string)
 		if !ok {
 			return bad("want a string, got %s", kindOf(value))
 		}
 		*st.str(s) = v
-	} else {
+	default:
 		var items []string
 		switch v := value.(type) {
 		case string: // one item, written without brackets

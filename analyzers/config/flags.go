@@ -3,6 +3,7 @@ package config
 import (
 	"flag"
 	"fmt"
+	"strconv"
 	"strings"
 )
 
@@ -13,6 +14,8 @@ import (
 func RegisterFlags(fs *flag.FlagSet) {
 	fs.Var(&listFlag{set: func(s *Settings) *[]string { return &s.Schema }},
 		"schema", "comma-separated DDL files, relative to the module root, declaring unique keys and version columns")
+	fs.Var(&boolFlag{set: func(s *Settings) **bool { return &s.SchemaDiscover }},
+		"schema-discover", "discover the module's DDL migrations (.sql files with CREATE or ALTER TABLE) when no -schema is named (default true)")
 	fs.Var(&stringFlag{set: func(s *Settings) *string { return &s.VersionColumn }},
 		"version-column", "the column that makes a table versioned (default "+DefaultVersionColumn+")")
 	fs.Var(&stringFlag{set: func(s *Settings) *string { return &s.VersionField }},
@@ -58,6 +61,29 @@ func (f *stringFlag) Set(v string) error {
 		return err
 	}
 	f.value = v
+	return nil
+}
+
+// boolFlag is a boolean setting: -schema-discover=false (a bare
+// -schema-discover is true, as for the flag package's own booleans).
+type boolFlag struct {
+	set   func(*Settings) **bool
+	value string
+}
+
+func (f *boolFlag) String() string { return f.value }
+
+func (f *boolFlag) IsBoolFlag() bool { return true }
+
+func (f *boolFlag) Set(v string) error {
+	b, err := strconv.ParseBool(v)
+	if err != nil {
+		return fmt.Errorf("%q is not true or false", v)
+	}
+	if err := setDriverField(func(s *Settings) { *f.set(s) = &b }); err != nil {
+		return err
+	}
+	f.value = strconv.FormatBool(b)
 	return nil
 }
 

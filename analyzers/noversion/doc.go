@@ -53,8 +53,10 @@
 //
 // A table is versioned when the schema layer says so: an
 // optimisticlock.Version field of a GORM model, a column named as the
-// version-column setting (default version) in a configured DDL file, a
-// sqlc schema or an ent schema, or a GORM field named as the
+// version-column setting (default version) in a configured DDL file, the
+// module's migrations (discovered when no schema is configured; the
+// message names their directory), a sqlc schema or an ent schema, or a
+// GORM field named as the
 // version-field setting (default Version) when some update of the package
 // compares or bumps it. A table no schema source describes is versioned
 // when some update of the package compares or bumps its version column

@@ -188,9 +188,14 @@ func why(w *write) string {
 		return fmt.Sprintf("another update of this package compares or bumps %s.%s", w.table, v.Column)
 	}
 	src := v.Source.From()
-	if v.Source.Kind == schema.FromDDL {
+	switch v.Source.Kind {
+	case schema.FromDDL:
 		src = "the DDL"
-	} else {
+	case schema.FromMigration:
+		// Discovered, not configured: say where, so that the finding
+		// is never there for a reason the user cannot see.
+		return fmt.Sprintf("the migrations in %s/ declare %s.%s", v.Source.Name, w.table, v.Column)
+	default:
 		src = "the " + src + " schema"
 	}
 	return fmt.Sprintf("%s declares %s.%s", src, w.table, v.Column)

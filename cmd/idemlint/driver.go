@@ -148,7 +148,7 @@ func configFlags(args []string) []string {
 			continue
 		}
 		out = append(out, a)
-		if !hasValue && i+1 < len(args) {
+		if !hasValue && !config.IsBool(name) && i+1 < len(args) {
 			i++
 			out = append(out, args[i])
 		}

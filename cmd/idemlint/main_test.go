@@ -162,6 +162,37 @@ func TestWiringDrivers(t *testing.T) {
 	assert.NotContains(t, vet.stderr, "cleanarch/usecase/")
 }
 
+// TestDiscoveredMigrationsDrivers: the schema layer discovers the
+// migrations of testdata/migrations (no schema configured) under both
+// drivers: go vet runs each package in a process of its own, which walks
+// the module again, and reports the same finding. -schema-discover=false
+// turns it off under both, and the bare boolean flag does not take the
+// package pattern after it for its value.
+func TestDiscoveredMigrationsDrivers(t *testing.T) {
+	dir, err := filepath.Abs("../../testdata/migrations")
+	require.NoError(t, err)
+	want := "internal/wallet/repository.go:27:30: the UPDATE of wallets (sql.(*DB).ExecContext) does not compare the version in its WHERE, though wallets is versioned (the migrations in db/migrations/ declare wallets.version)"
+	standalone := run(t, dir, binary, "./...")
+	assert.Equal(t, 3, standalone.code, standalone.stderr)
+	assert.Contains(t, standalone.stderr, want)
+	assert.Equal(t, 1, strings.Count(standalone.stderr, "\n"), "one finding (payouts and ledger_entries are not versioned), no warning: %s", standalone.stderr)
+	vet := run(t, dir, "go", "vet", "-vettool="+binary, "./...")
+	assert.Equal(t, 1, vet.code, vet.stderr)
+	assert.Contains(t, vet.stderr, want)
+
+	for _, command := range [][]string{
+		{binary, "-schema-discover=false", "./..."},
+		{"go", "vet", "-vettool=" + binary, "-schema-discover=false", "./..."},
+	} {
+		r := run(t, dir, command...)
+		assert.Equal(t, 0, r.code, "%v: %s", command, r.stderr)
+		assert.NotContains(t, r.stderr, "wallets", "%v", command)
+	}
+	bare := run(t, dir, binary, "-schema-discover", "./internal/wallet")
+	assert.Equal(t, 3, bare.code, bare.stderr)
+	assert.Contains(t, bare.stderr, want)
+}
+
 // internalNames are the names of idemlint's internal analyzers, which no
 // message to a user may carry.
 var internalNames = []string{"idemlintconfig", "idemlintorigin", "idemlintops", "idemlintschema", "failed prerequisites", "analysis skipped"}

@@ -24,6 +24,10 @@
 //     ones keep their predicate), ALTER TABLE, DROP, applied in the order
 //     listed, through sqltext.Catalog. Migration files lose their down
 //     half (goose, sql-migrate, dbmate, tern markers), as sqlc does.
+//   - Discovered migrations, when the configuration names no schema and
+//     schema-discover is not false: the module's .sql files that create or
+//     alter tables or make indexes, one source per directory, in the order
+//     migration tools apply them (discover.go has the rule).
 //   - sqlc: every sqlc.yaml, sqlc.yml and sqlc.json from the package's
 //     directory up to the module root, and from the directory of each
 //     package of sqlc-generated code it imports up to the module root

@@ -85,10 +85,12 @@ const maxCached = 256
 
 // loadGroup parses files in order into one catalog. required makes a file
 // that cannot be read an error (files the configuration names); otherwise
-// it is a warning and is skipped.
-func loadGroup(kind SourceKind, files []string, required bool, namedIn string) ([]*desc, error) {
+// it is a warning and is skipped. name names the source ("": the files,
+// comma-separated). A statement not understood is a warning, except in
+// discovered migrations, which nobody named.
+func loadGroup(kind SourceKind, files []string, required bool, namedIn, name string) ([]*desc, error) {
 	var key strings.Builder
-	fmt.Fprintf(&key, "%d", kind)
+	fmt.Fprintf(&key, "%d\x00%s", kind, name)
 	var readable []string
 	for _, f := range files {
 		st, err := stamp(f)
@@ -119,10 +121,15 @@ func loadGroup(kind SourceKind, files []string, required bool, namedIn string) (
 			continue
 		}
 		for _, p := range c.Exec(stripRollback(string(data))) {
-			warn("%s:%d: %s", f, p.Line, p.Msg)
+			if kind != FromMigration {
+				warn("%s:%d: %s", f, p.Line, p.Msg)
+			}
 		}
 	}
-	source := Source{Kind: kind, Name: strings.Join(readable, ", ")}
+	if name == "" {
+		name = strings.Join(readable, ", ")
+	}
+	source := Source{Kind: kind, Name: name}
 	for _, t := range c.Tables() {
 		tables = append(tables, ddlTable(t, source))
 	}
@@ -366,8 +373,10 @@ func sqlcConfigsFrom(dir, root string) []string {
 
 // loadFiles returns the descriptions the file sources give for the package
 // in dir under configuration cfg: the DDL files cfg names (an error when
-// one cannot be read) and the schema of every sqlc configuration from dir
-// up to the module root (a warning when something cannot be read).
+// one cannot be read), or when it names none the module's discovered
+// migrations (unless schema-discover is false), and the schema of every
+// sqlc configuration from dir up to the module root (a warning when
+// something cannot be read).
 func loadFiles(cfg *config.Config, dir string) ([]*desc, error) {
 	if dependencyModule(cfg.ModuleRoot) {
 		return nil, nil
@@ -378,11 +387,13 @@ func loadFiles(cfg *config.Config, dir string) ([]*desc, error) {
 		if namedIn == "" {
 			namedIn = "the schema flag or setting"
 		}
-		tables, err := loadGroup(FromDDL, cfg.Schema, true, namedIn)
+		tables, err := loadGroup(FromDDL, cfg.Schema, true, namedIn, "")
 		if err != nil {
 			return nil, err
 		}
 		out = append(out, tables...)
+	} else if cfg.SchemaDiscover {
+		out = append(out, loadDiscovered(cfg.ModuleRoot)...)
 	}
 	return append(out, loadSqlc(sqlcConfigsFrom(dir, cfg.ModuleRoot))...), nil
 }
@@ -402,7 +413,7 @@ func loadSqlc(configs []string) []*desc {
 			for _, m := range missing {
 				warn("sqlc: schema %s (named in %s) does not exist", m, sc)
 			}
-			tables, _ := loadGroup(FromSqlc, files, false, sc)
+			tables, _ := loadGroup(FromSqlc, files, false, sc, "")
 			out = append(out, tables...)
 		}
 	}
@@ -442,7 +453,8 @@ const (
 // the configuration names, every sqlc.yaml, sqlc.yml and sqlc.json in the
 // module (vendor, testdata, node_modules, dot-directories and nested
 // modules skipped; at most 20,000 directories, 32 deep) and the schema
-// files each names. The binary's -V=full hashes them, so that go vet's
+// files each names, and the migrations schema discovery reads
+// (discover.go). The binary's -V=full hashes them, so that go vet's
 // cache turns over when one changes. Files that cannot be read are listed
 // anyway (their names are hashed); the analysis reports them.
 func BuildInputs(dir string) []string {
@@ -452,36 +464,10 @@ func BuildInputs(dir string) []string {
 		return inputs
 	}
 	var configs []string
-	dirs := 0
-	root := cfg.ModuleRoot
-	_ = filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			if d != nil && d.IsDir() && path != root {
-				return filepath.SkipDir
-			}
-			return nil
-		}
-		if d.IsDir() {
-			if path == root {
-				dirs++
-				return nil
-			}
-			name := d.Name()
-			if name == "vendor" || name == "testdata" || name == "node_modules" || strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_") {
-				return filepath.SkipDir
-			}
-			if dirs++; dirs > maxWalkDirs || strings.Count(path[len(root):], string(filepath.Separator)) > maxWalkDepth {
-				return filepath.SkipDir
-			}
-			if _, err := os.Stat(filepath.Join(path, "go.mod")); err == nil {
-				return filepath.SkipDir // another module
-			}
-			return nil
-		}
+	walkModule(cfg.ModuleRoot, nil, func(path string, d fs.DirEntry) {
 		if slices.Contains(sqlcConfigNames, d.Name()) {
 			configs = append(configs, path)
 		}
-		return nil
 	})
 	sort.Strings(configs)
 	seen := map[string]bool{}
@@ -506,6 +492,12 @@ func BuildInputs(dir string) []string {
 				add(f)
 			}
 		}
+	}
+	// The discovered migrations, whatever the configuration says of
+	// discovery: a nested .idemlint.yml may turn it on for some packages,
+	// and hashing a file no package reads only costs a re-analysis.
+	for _, f := range discoveredFiles(cfg.ModuleRoot) {
+		add(f)
 	}
 	return inputs
 }

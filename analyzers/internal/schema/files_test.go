@@ -167,9 +167,9 @@ func TestConfiguredDDL(t *testing.T) {
 func TestFileCacheSeesEdits(t *testing.T) {
 	root := writeTree(t, map[string]string{"schema.sql": "CREATE TABLE t (id int PRIMARY KEY, code text);"})
 	file := filepath.Join(root, "schema.sql")
-	first, err := loadGroup(FromDDL, []string{file}, true, "test")
+	first, err := loadGroup(FromDDL, []string{file}, true, "test", "")
 	require.NoError(t, err)
-	again, err := loadGroup(FromDDL, []string{file}, true, "test")
+	again, err := loadGroup(FromDDL, []string{file}, true, "test", "")
 	require.NoError(t, err)
 	assert.Same(t, first[0], again[0], "an unchanged file is not parsed again")
 	assert.Equal(t, No, testSchema(nil, first...).Unique("t", "code"))
@@ -177,7 +177,7 @@ func TestFileCacheSeesEdits(t *testing.T) {
 	require.NoError(t, os.WriteFile(file, []byte("CREATE TABLE t (id int PRIMARY KEY, code text UNIQUE);"), 0o644))
 	later := time.Now().Add(time.Second)
 	require.NoError(t, os.Chtimes(file, later, later))
-	edited, err := loadGroup(FromDDL, []string{file}, true, "test")
+	edited, err := loadGroup(FromDDL, []string{file}, true, "test", "")
 	require.NoError(t, err)
 	assert.Equal(t, Yes, testSchema(nil, edited...).Unique("t", "code"))
 }

@@ -50,6 +50,9 @@ const (
 	FromSqlc                        // a schema file of a sqlc.yaml, sqlc.yml or sqlc.json
 	FromCode                        // a package of generated code a library's TableReader reads
 	FromModel                       // a model type a library's ModelReader reads
+	// FromMigration is a directory of DDL migrations the schema layer
+	// discovered in the module (no schema configured; discover.go).
+	FromMigration
 )
 
 // model reports whether descriptions of this kind come from a model type.
@@ -65,13 +68,16 @@ func (k SourceKind) String() string {
 		return "code"
 	case FromModel:
 		return "model"
+	case FromMigration:
+		return "migration"
 	}
 	return "?"
 }
 
 // Source says where a description came from, for messages: a file's
-// absolute path, a generated package's path, or a model type
-// ("example.com/store.User").
+// absolute path, a generated package's path, a model type
+// ("example.com/store.User"), or a discovered migration directory,
+// relative to the module root ("db/migrations").
 type Source struct {
 	Kind SourceKind
 	// Lib is, for generated code and models, the library whose reader

@@ -1,0 +1,2 @@
+DROP TABLE payouts;
+DROP TABLE wallets;

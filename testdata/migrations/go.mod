@@ -1,0 +1,3 @@
+module example.com/migrations
+
+go 1.26.0
