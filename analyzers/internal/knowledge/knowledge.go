@@ -102,6 +102,12 @@ const (
 	Fresh    // returns a value that differs on every call (uuid.New, rand, time.Now)
 	Wait     // waits (time.Sleep, time.After): part of a hand-written retry loop
 	CtxValue // returns a context carrying its Value argument (context.WithValue): a transaction stored there travels with the context
+
+	// Request handlers and their context (gin).
+	CtxStore    // stores its Value argument under its Key in the request context it is called on (gin Context.Set)
+	CtxLoad     // returns the value stored under its Key in the request context it is called on (gin Context.Get, MustGet)
+	NextHandler // runs the handlers after the calling one in the request's chain (gin Context.Next)
+	Route       // registers the handlers of a route, run in order, from its Handlers parameter on (gin RouterGroup.Handle, GET)
 )
 
 var kindNames = [...]string{
@@ -119,6 +125,7 @@ var kindNames = [...]string{
 	NewHandle: "new-handle", Eval: "eval", TTLLockReleaseOwned: "ttl-lock-release-owned",
 	MarkRetryable: "mark-retryable", MarkPermanent: "mark-permanent", Lease: "lease",
 	AddStep: "add-step", Predicate: "predicate",
+	CtxStore: "context-store", CtxLoad: "context-load", NextHandler: "next-handler", Route: "route",
 }
 
 func (k Kind) String() string {
@@ -154,7 +161,7 @@ const (
 	Req              // the request sent
 	HeaderName       // a header's name
 	HeaderValue      // a header's value
-	Key              // a lock key or an idempotency key
+	Key              // a lock key, an idempotency key, or the key of a value in a request context (gin Context.Set)
 	TTL              // a lock's expiry
 	Count            // a retry count
 	ErrArg           // the error an ErrorCheck classifies
@@ -168,6 +175,9 @@ const (
 	// placeholders (sqlx's Named*: a field by its db tag, else its name
 	// lower-cased; a map by its key).
 	NamedBinds
+	// Handlers are the handlers of a route, from this parameter on
+	// (variadic), run in that order.
+	Handlers
 )
 
 var roleNames = [...]string{
@@ -176,7 +186,7 @@ var roleNames = [...]string{
 	TxOptions: "tx-options", Handle: "handle", HTTPMethod: "http-method", URL: "url", Body: "body",
 	Req: "request", HeaderName: "header-name", HeaderValue: "header-value", Key: "key", TTL: "ttl",
 	Count: "count", ErrArg: "error",
-	ScriptSrc: "script", Options: "options", Policies: "policies", NamedBinds: "named-binds",
+	ScriptSrc: "script", Options: "options", Policies: "policies", NamedBinds: "named-binds", Handlers: "handlers",
 }
 
 func (r Role) String() string {
