@@ -189,9 +189,9 @@ func ctxStores(e *extractor, fn *ssa.Function) map[string]int {
 }
 
 // runsChainIn reports whether the value a CtxStore call stores is a
-// transaction fn began, and fn then runs the handlers after it (Next on
-// the same context) on some path from the store that does not end the
-// transaction first.
+// transaction fn began and has not ended on any path to the store, and
+// fn then runs the handlers after it (Next on the same context) on some
+// path from the store that does not end the transaction first.
 func runsChainIn(e *extractor, fn *ssa.Function, store *ssa.Call, site knowledge.Site) bool {
 	tx := Root(site.RoleArg(knowledge.Value))
 	if !IsTx(tx) {
@@ -209,6 +209,13 @@ func runsChainIn(e *extractor, fn *ssa.Function, store *ssa.Call, site knowledge
 			}
 		}
 		return false
+	}
+	// A transaction committed (or rolled back) before the store is no
+	// longer the request's when the handlers run.
+	for _, op := range e.Ops(fn) {
+		if op.Kind == End && op.Handle == tx && !op.Deferred && Reaches(op.Instr, store, nil) {
+			return false
+		}
 	}
 	for _, b := range fn.Blocks {
 		for _, instr := range b.Instrs {
