@@ -138,6 +138,27 @@ func (k Kind) String() string {
 // IsDatabase reports whether k is something a database client does.
 func (k Kind) IsDatabase() bool { return k >= Query && k <= Savepoint }
 
+// LocksRows reports whether a call of kind k, run in a transaction,
+// takes row locks that last until the transaction ends: an UPDATE or a
+// DELETE locks every row it writes (GORM Update, Updates, UpdateColumn,
+// UpdateColumns, Delete, and Save, an UPDATE of the whole row or an
+// upsert; bun's, go-pg's, gorp's and xorm's updates and deletes), and every other
+// writer of those rows waits for the commit.
+//
+// An INSERT (GORM Create, bun's and go-pg's Insert) does not count. The
+// row it adds is locked too, but no other transaction can see it before
+// the commit; the writers that do wait on an INSERT are a concurrent
+// INSERT of the same unique key, which would fail with a duplicate once
+// the first commits (the wait delays a failure, it blocks no write that
+// could succeed), and, for a row whose foreign key references a parent,
+// a DELETE of the parent (PostgreSQL's FOR KEY SHARE on it; InnoDB's
+// shared lock also holds back updates of the parent row). An INSERT then
+// a remote call in one transaction is the dual write the outbox
+// pattern fixes, not a lock held hostage; an upsert that updates, and
+// an INSERT ... SELECT ... FOR UPDATE, count by what they update and
+// lock.
+func (k Kind) LocksRows() bool { return k == Update || k == Delete || k == Save }
+
 // A Role is what a parameter of a call is for.
 type Role uint8
 

@@ -159,6 +159,9 @@ func (e *extractor) library(caller *ssa.Function, call ssa.CallInstruction, site
 		}
 		return nil
 	}
+	if row.Kind.LocksRows() {
+		return []*Op{{Kind: Lock, Handle: handle(), Row: row, Desc: "the rows written by " + CalleeName(site)}}
+	}
 	switch row.Kind {
 	case knowledge.Begin:
 		if row.Result != knowledge.TxResult {
@@ -190,8 +193,6 @@ func (e *extractor) library(caller *ssa.Function, call ssa.CallInstruction, site
 		if desc, ok := chainLock(site); ok {
 			return []*Op{{Kind: Lock, Handle: handle(), Row: row, Desc: desc, readLock: true}}
 		}
-	case knowledge.Update, knowledge.Delete, knowledge.Save:
-		return []*Op{{Kind: Lock, Handle: handle(), Row: row, Desc: "the rows written by " + CalleeName(site)}}
 	case knowledge.Request, knowledge.Dial:
 		return []*Op{{Kind: Network, Row: row, Desc: requestDesc(site)}}
 	case knowledge.Retry:
