@@ -161,31 +161,59 @@ const (
 // any other value (both when fn does both: a fallback to the pool).
 func ctxStores(e *extractor, fn *ssa.Function) map[string]int {
 	var out map[string]int
-	for _, b := range fn.Blocks {
-		for _, instr := range b.Instrs {
-			call, ok := instr.(*ssa.Call)
-			if !ok {
-				continue
+	// The closures fn runs count as fn: a middleware that runs the
+	// handlers inside its transaction callback
+	// (db.Transaction(func(tx) error { c.Set("db", tx); c.Next() })), or
+	// a factory returning the middleware.
+	var scan func(f *ssa.Function, depth int)
+	scan = func(f *ssa.Function, depth int) {
+		for _, b := range f.Blocks {
+			for _, instr := range b.Instrs {
+				call, ok := instr.(*ssa.Call)
+				if !ok {
+					continue
+				}
+				site, ok := knowledge.Resolve(call.Common())
+				if !ok || site.Row == nil || site.Row.Kind != knowledge.CtxStore {
+					continue
+				}
+				key, ok := ssaval.ConstString(site.RoleArg(knowledge.Key))
+				if !ok {
+					continue
+				}
+				if out == nil {
+					out = map[string]int{}
+				}
+				if runsChainIn(e, f, call, site) {
+					out[key] |= storesTx
+				} else {
+					out[key] |= storesOther
+				}
 			}
-			site, ok := knowledge.Resolve(call.Common())
-			if !ok || site.Row == nil || site.Row.Kind != knowledge.CtxStore {
-				continue
-			}
-			key, ok := ssaval.ConstString(site.RoleArg(knowledge.Key))
-			if !ok {
-				continue
-			}
-			if out == nil {
-				out = map[string]int{}
-			}
-			if runsChainIn(e, fn, call, site) {
-				out[key] |= storesTx
-			} else {
-				out[key] |= storesOther
+		}
+		if depth < 2 {
+			for _, anon := range f.AnonFuncs {
+				scan(anon, depth+1)
 			}
 		}
 	}
+	scan(fn, 0)
 	return out
+}
+
+// callbackTx reports whether v is the transaction parameter of fn, a
+// closure its parent hands to a transaction runner (GORM Transaction).
+func callbackTx(e *extractor, fn *ssa.Function, v ssa.Value) bool {
+	p, ok := v.(*ssa.Parameter)
+	if !ok || fn.Parent() == nil {
+		return false
+	}
+	for _, op := range e.Ops(fn.Parent()) {
+		if op.Kind == TxRun && op.Callback == fn && op.CallbackTx >= 0 && op.CallbackTx < len(fn.Params) && fn.Params[op.CallbackTx] == p {
+			return true
+		}
+	}
+	return false
 }
 
 // runsChainIn reports whether the value a CtxStore call stores is a
@@ -194,7 +222,7 @@ func ctxStores(e *extractor, fn *ssa.Function) map[string]int {
 // path from the store that does not end the transaction first.
 func runsChainIn(e *extractor, fn *ssa.Function, store *ssa.Call, site knowledge.Site) bool {
 	tx := Root(site.RoleArg(knowledge.Value))
-	if !IsTx(tx) {
+	if !IsTx(tx) && !callbackTx(e, fn, tx) {
 		return false
 	}
 	recv := site.Receiver()
@@ -261,6 +289,14 @@ func (e *extractor) routes(fn *ssa.Function, rc *reqCtx) {
 			for _, h := range handlers {
 				hf, ok := callbackFunc(h)
 				if !ok {
+					// A middleware factory's result
+					// (Transactional(db)): the factory's summary
+					// counts its closures.
+					if c, isCall := ssaval.Unwrap(h).(*ssa.Call); isCall && c.Common().StaticCallee() != nil {
+						if s := e.summary(c.Common().StaticCallee()); s != nil {
+							active = append(active, s.TxMiddleware...)
+						}
+					}
 					continue
 				}
 				if origin := hf.Origin(); origin != nil {
