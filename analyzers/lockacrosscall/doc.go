@@ -19,13 +19,32 @@
 // DELETE or updating upsert run in
 // the transaction, since those lock the rows they write until the end
 // (SQL text run by database/sql, sqlx, pgx, gorp, or GORM's Raw and
-// Exec; gorp's Update and Delete of a struct too; SQL built by squirrel
-// or goqu, ForUpdate(exp.Wait) included). A
-// plain INSERT is not a lock. A helper that locks the transaction it is
+// Exec; GORM's Update, Updates, UpdateColumn(s), Delete and Save of a
+// model, bun's, go-pg's and xorm's updates and deletes, and gorp's
+// Update and Delete of a struct too; SQL built by squirrel or goqu,
+// ForUpdate(exp.Wait) included). A
+// plain INSERT (GORM Create included) is not a lock: the row it adds is
+// locked, but no other transaction sees it before the commit; what waits
+// on it is a concurrent INSERT of the same unique key, which fails with
+// a duplicate once the first commits, or a DELETE of the parent its
+// foreign key references. A helper that locks the transaction it is
 // given (in this package or another) counts where it is called, and so
-// does one that begins a transaction, locks rows in it and returns it
-// (a claim of the jobs to process): the caller holds the lock from the
-// call until it commits.
+// does a method that locks the handle a field of its receiver holds,
+// when the caller made that struct around the transaction
+// (&Servers{DB: tx}), and one that begins a transaction, locks rows in
+// it and returns it (a claim of the jobs to process): the caller holds
+// the lock from the call until it commits.
+//
+// The transaction may reach a gin handler through the request context: a
+// middleware that begins it (or runs in GORM's Transaction callback),
+// stores it (c.Set(key, tx)) and runs the handlers after it (c.Next())
+// before it commits makes every handler that reads the key back (c.Get
+// or c.MustGet and a type assertion, or a helper returning it) write in
+// that transaction, committed only after the handler returns. When the
+// same key also carries the pool (another middleware stores it there for
+// the routes without a transaction), a handler is taken to run in the
+// transaction only when a route of its own package lists it after that
+// middleware; a write on the pool commits by itself and holds nothing.
 //
 // A network call is a request through net/http, resty, retryablehttp,
 // gRPC, net/smtp, stripe-go, an aws-sdk-go-v2 service client (S3, SQS,

@@ -15,7 +15,7 @@ func Test(t *testing.T) {
 	analysistest.Run(t, testutil.Fixtures(t), lockacrosscall.Analyzer,
 		"./lockacrosscall/checkout", "./lockacrosscall/orm", "./lockacrosscall/devices", "./lockacrosscall/outbox",
 		"./lockacrosscall/sqorders", "./lockacrosscall/gormv1pay", "./lockacrosscall/gorporders", "./lockacrosscall/xormorders",
-		"./lockacrosscall/gopgsvc", "./lockacrosscall/goquorders")
+		"./lockacrosscall/gopgsvc", "./lockacrosscall/goquorders", "./lockacrosscall/gin/api")
 }
 
 // TestRelated checks what // want cannot: each finding points at its lock.

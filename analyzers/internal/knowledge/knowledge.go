@@ -102,6 +102,12 @@ const (
 	Fresh    // returns a value that differs on every call (uuid.New, rand, time.Now)
 	Wait     // waits (time.Sleep, time.After): part of a hand-written retry loop
 	CtxValue // returns a context carrying its Value argument (context.WithValue): a transaction stored there travels with the context
+
+	// Request handlers and their context (gin).
+	CtxStore    // stores its Value argument under its Key in the request context it is called on (gin Context.Set)
+	CtxLoad     // returns the value stored under its Key in the request context it is called on (gin Context.Get, MustGet)
+	NextHandler // runs the handlers after the calling one in the request's chain (gin Context.Next)
+	Route       // registers the handlers of a route, run in order, from its Handlers parameter on (gin RouterGroup.Handle, GET)
 )
 
 var kindNames = [...]string{
@@ -119,6 +125,7 @@ var kindNames = [...]string{
 	NewHandle: "new-handle", Eval: "eval", TTLLockReleaseOwned: "ttl-lock-release-owned",
 	MarkRetryable: "mark-retryable", MarkPermanent: "mark-permanent", Lease: "lease",
 	AddStep: "add-step", Predicate: "predicate",
+	CtxStore: "context-store", CtxLoad: "context-load", NextHandler: "next-handler", Route: "route",
 }
 
 func (k Kind) String() string {
@@ -130,6 +137,27 @@ func (k Kind) String() string {
 
 // IsDatabase reports whether k is something a database client does.
 func (k Kind) IsDatabase() bool { return k >= Query && k <= Savepoint }
+
+// LocksRows reports whether a call of kind k, run in a transaction,
+// takes row locks that last until the transaction ends: an UPDATE or a
+// DELETE locks every row it writes (GORM Update, Updates, UpdateColumn,
+// UpdateColumns, Delete, and Save, an UPDATE of the whole row or an
+// upsert; bun's, go-pg's, gorp's and xorm's updates and deletes), and every other
+// writer of those rows waits for the commit.
+//
+// An INSERT (GORM Create, bun's and go-pg's Insert) does not count. The
+// row it adds is locked too, but no other transaction can see it before
+// the commit; the writers that do wait on an INSERT are a concurrent
+// INSERT of the same unique key, which would fail with a duplicate once
+// the first commits (the wait delays a failure, it blocks no write that
+// could succeed), and, for a row whose foreign key references a parent,
+// a DELETE of the parent (PostgreSQL's FOR KEY SHARE on it; InnoDB's
+// shared lock also holds back updates of the parent row). An INSERT then
+// a remote call in one transaction is the dual write the outbox
+// pattern fixes, not a lock held hostage; an upsert that updates, and
+// an INSERT ... SELECT ... FOR UPDATE, count by what they update and
+// lock.
+func (k Kind) LocksRows() bool { return k == Update || k == Delete || k == Save }
 
 // A Role is what a parameter of a call is for.
 type Role uint8
@@ -154,7 +182,7 @@ const (
 	Req              // the request sent
 	HeaderName       // a header's name
 	HeaderValue      // a header's value
-	Key              // a lock key or an idempotency key
+	Key              // a lock key, an idempotency key, or the key of a value in a request context (gin Context.Set)
 	TTL              // a lock's expiry
 	Count            // a retry count
 	ErrArg           // the error an ErrorCheck classifies
@@ -168,6 +196,9 @@ const (
 	// placeholders (sqlx's Named*: a field by its db tag, else its name
 	// lower-cased; a map by its key).
 	NamedBinds
+	// Handlers are the handlers of a route, from this parameter on
+	// (variadic), run in that order.
+	Handlers
 )
 
 var roleNames = [...]string{
@@ -176,7 +207,7 @@ var roleNames = [...]string{
 	TxOptions: "tx-options", Handle: "handle", HTTPMethod: "http-method", URL: "url", Body: "body",
 	Req: "request", HeaderName: "header-name", HeaderValue: "header-value", Key: "key", TTL: "ttl",
 	Count: "count", ErrArg: "error",
-	ScriptSrc: "script", Options: "options", Policies: "policies", NamedBinds: "named-binds",
+	ScriptSrc: "script", Options: "options", Policies: "policies", NamedBinds: "named-binds", Handlers: "handlers",
 }
 
 func (r Role) String() string {

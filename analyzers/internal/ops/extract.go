@@ -47,6 +47,9 @@ type extractor struct {
 	// it.
 	genMu sync.Mutex
 	gen   map[*ssa.Function]generatedFunc
+	// ctx is what the package knows of transactions carried in the
+	// request context (reqctx.go), nil when nothing is.
+	ctx *reqCtx
 	// lazy serialises what the Result's methods compute on demand
 	// (rows, reads, writes, updates, retried sends, memoised summaries):
 	// the analyzers consuming one Result run at once.
@@ -156,6 +159,9 @@ func (e *extractor) library(caller *ssa.Function, call ssa.CallInstruction, site
 		}
 		return nil
 	}
+	if row.Kind.LocksRows() {
+		return []*Op{{Kind: Lock, Handle: handle(), Row: row, Desc: "the rows written by " + CalleeName(site)}}
+	}
 	switch row.Kind {
 	case knowledge.Begin:
 		if row.Result != knowledge.TxResult {
@@ -187,8 +193,6 @@ func (e *extractor) library(caller *ssa.Function, call ssa.CallInstruction, site
 		if desc, ok := chainLock(site); ok {
 			return []*Op{{Kind: Lock, Handle: handle(), Row: row, Desc: desc, readLock: true}}
 		}
-	case knowledge.Update, knowledge.Delete, knowledge.Save:
-		return []*Op{{Kind: Lock, Handle: handle(), Row: row, Desc: "the rows written by " + CalleeName(site)}}
 	case knowledge.Request, knowledge.Dial:
 		return []*Op{{Kind: Network, Row: row, Desc: requestDesc(site)}}
 	case knowledge.Retry:
@@ -509,7 +513,13 @@ func applySummary(s *Summary, name string, args []ssa.Value) []*Op {
 	}
 	var ops []*Op
 	for _, l := range s.Locks {
-		if h := arg(l.Param); h != nil {
+		h := arg(l.Param)
+		if h != nil && l.Field != "" {
+			// The handle the caller's struct holds in that field: the
+			// one value it stored there (&Server{DB: db}).
+			h = FieldValue(Root(h), l.Field)
+		}
+		if h != nil {
 			ops = append(ops, &Op{Kind: Lock, Handle: Root(h), Desc: l.Desc, Via: name, readLock: l.ReadOnly})
 		}
 	}
@@ -556,6 +566,7 @@ func (e *extractor) summary(fn *ssa.Function) *Summary {
 	s = e.writeSummary(fn, s)
 	s = bindsSummary(fn, s)
 	s = wrapSummary(fn, s)
+	s = e.ctxSummary(fn, s)
 	if l, f := e.generatedHere(fn); f != nil && l.Summarize != nil {
 		s = l.Summarize(fn, f, s)
 	}

@@ -35,7 +35,7 @@ var FactsAnalyzer = &analysis.Analyzer{
 	Doc:        "summarise what each function does to the database and the network, for its callers in other packages",
 	Run:        report.Guard(runFacts),
 	Requires:   []*analysis.Analyzer{config.Analyzer, origin.Analyzer, schema.FactsAnalyzer},
-	FactTypes:  []analysis.Fact{new(Summary), new(Summarised), new(Wiring)},
+	FactTypes:  []analysis.Fact{new(Summary), new(Summarised), new(Wiring), new(CtxKeys)},
 	ResultType: reflect.TypeFor[*Facts](),
 	// A package that does not compile gets no summaries, and its
 	// importers are analysed with what can be known (report.IllTyped).
@@ -123,6 +123,7 @@ func runFacts(pass *analysis.Pass) (any, error) {
 	}
 	e := extractorFor(src, funcs)
 	facts.Funcs, facts.e = funcs, e
+	e.requestContexts(pass, funcs)
 	local := e.bindings(pass, funcs, depWirings(pass))
 	exported := false
 	for _, fn := range funcs {

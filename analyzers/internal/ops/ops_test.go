@@ -19,7 +19,8 @@ import (
 func TestFacts(t *testing.T) {
 	analysistest.Run(t, testutil.Fixtures(t), ops.FactsAnalyzer,
 		"./lockacrosscall/store", "./lockacrosscall/payments", "./lockacrosscall/gormtx",
-		"./checkinsert/users", "./checkinsert/gormrepo", "./lostupdate/repo", "./ops/genrepo")
+		"./checkinsert/users", "./checkinsert/gormrepo", "./lostupdate/repo", "./ops/genrepo",
+		"./lockacrosscall/gin/middleware", "./lockacrosscall/gin/services")
 }
 
 // probe reports, for every UPDATE of the package, what Result.Protection

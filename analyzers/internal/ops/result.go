@@ -68,7 +68,7 @@ func (r *Result) Ops(fn *ssa.Function) []*Op {
 // run in a transaction, or a handle a Begin was called on (without
 // following whether each use comes after it).
 func (r *Result) InTx(root ssa.Value) bool {
-	if IsTx(root) || r.txParams[root] || r.begun[root] {
+	if IsTx(root) || r.txParams[root] || r.begun[root] || r.e.ctxTx(root) {
 		return true
 	}
 	// q := queries.WithTx(tx), a generated constructor of another

@@ -89,6 +89,13 @@ type Summary struct {
 	// FOR UPDATE and hands the transaction to its caller, who commits):
 	// in the caller the lock is held from the call on.
 	LockedResults []ResultLock
+	// TxMiddleware are the keys of the request context under which the
+	// function stores a transaction it began before running the
+	// handlers after it (gin's c.Set(key, tx); c.Next()), and CtxLoad,
+	// for a function returning the value stored under a key of the
+	// request context it is given, that key (reqctx.go).
+	TxMiddleware []string
+	CtxLoad      *CtxLoadFact
 }
 
 // A ResultLock is a lock a function takes on the transaction it returns
@@ -110,9 +117,12 @@ type ParamLockedCall struct {
 	Want  bool
 }
 
-// A ParamLock is a lock a function takes on the handle in Param.
+// A ParamLock is a lock a function takes on the handle in Param, or,
+// with Field, on the handle in that field of the struct Param points to
+// (a service struct holding the request's transaction).
 type ParamLock struct {
 	Param int
+	Field string
 	Desc  string
 	// ReadOnly marks a lock a read takes (SELECT ... FOR UPDATE, a
 	// finder's locking clause), which writes nothing.
@@ -131,6 +141,10 @@ func (*Summary) AFact() {}
 func (s *Summary) String() string {
 	var parts []string
 	for _, l := range s.Locks {
+		if l.Field != "" {
+			parts = append(parts, fmt.Sprintf("lock(p%d.%s: %s)", l.Param, l.Field, l.Desc))
+			continue
+		}
 		parts = append(parts, fmt.Sprintf("lock(p%d: %s)", l.Param, l.Desc))
 	}
 	for _, p := range s.Ends {
@@ -148,6 +162,7 @@ func (s *Summary) String() string {
 	for _, c := range s.LockedCalls {
 		parts = append(parts, fmt.Sprintf("lockedcall(p%d: %s then %s)", c.Param, c.Lock, c.Call))
 	}
+	parts = append(parts, s.ctxParts()...)
 	parts = append(parts, s.requestParts()...)
 	parts = append(parts, s.rowParts()...)
 	parts = append(parts, s.writeParts()...)
@@ -174,7 +189,27 @@ func (s *Summary) empty() bool {
 		len(s.Sends) == 0 && len(s.Retries) == 0 && len(s.Keys) == 0 && !s.FreshResult && s.Status.Index == 0 &&
 		len(s.Lookups) == 0 && len(s.Inserts) == 0 && len(s.UniqueChecks) == 0 &&
 		len(s.ModelReads) == 0 && len(s.ModelWrites) == 0 &&
-		s.Builds == nil && s.RetryingClient == "" && s.Generated == nil && s.BindsHandle == 0 && s.WrapsErr == 0 && len(s.LockedResults) == 0 && len(s.Copies) == 0)
+		s.Builds == nil && s.RetryingClient == "" && s.Generated == nil && s.BindsHandle == 0 && s.WrapsErr == 0 && len(s.LockedResults) == 0 && len(s.Copies) == 0 &&
+		len(s.TxMiddleware) == 0 && s.CtxLoad == nil)
+}
+
+// handleField returns, for a handle loaded from a field of a struct a
+// parameter points to (s.DB), that parameter and the field's name.
+func handleField(h ssa.Value) (*ssa.Parameter, string) {
+	load, ok := h.(*ssa.UnOp)
+	if !ok || load.Op != token.MUL {
+		return nil, ""
+	}
+	fa, ok := load.X.(*ssa.FieldAddr)
+	if !ok {
+		return nil, ""
+	}
+	p, ok := fa.X.(*ssa.Parameter)
+	f := ssaval.FieldOf(fa)
+	if !ok || f == nil {
+		return nil, ""
+	}
+	return p, f.Name()
 }
 
 // returnedRoot returns the result that some return of fn gives a value
@@ -221,11 +256,21 @@ func returnedValues(fn *ssa.Function, i int) []ssa.Value {
 // summarise computes fn's summary from its operations.
 func summarise(fn *ssa.Function, ops []*Op) *Summary {
 	s := &Summary{}
-	seenLock := map[int]bool{}
+	seenLock, seenField := map[int]bool{}, map[string]bool{}
 	for _, op := range ops {
 		switch op.Kind {
 		case Lock:
 			p, ok := op.Handle.(*ssa.Parameter)
+			if fp, field := handleField(op.Handle); !ok && fp != nil {
+				// The handle a service struct it is called on holds
+				// (ss.DB.Delete(...) in a method of ss): the caller's
+				// struct says which handle that is.
+				if i := paramIndex(fn, fp); i >= 0 && !seenField[fmt.Sprint(i, field)] {
+					seenField[fmt.Sprint(i, field)] = true
+					s.Locks = append(s.Locks, ParamLock{Param: i, Field: field, Desc: op.Evidence(), ReadOnly: op.ReadLock()})
+				}
+				continue
+			}
 			if !ok {
 				// Its own transaction: ends before the caller sees
 				// it, unless fn returns it.
