@@ -102,6 +102,10 @@ const (
 	Fresh    // returns a value that differs on every call (uuid.New, rand, time.Now)
 	Wait     // waits (time.Sleep, time.After): part of a hand-written retry loop
 	CtxValue // returns a context carrying its Value argument (context.WithValue): a transaction stored there travels with the context
+
+	// Codecs.
+	Decode // fills its Dest from the Encoded bytes or text, or from its receiver's reader when no parameter is Encoded (json.Unmarshal, (*json.Decoder).Decode)
+	Encode // returns its Value encoded (ValueResult; json.Marshal)
 )
 
 var kindNames = [...]string{
@@ -119,6 +123,7 @@ var kindNames = [...]string{
 	NewHandle: "new-handle", Eval: "eval", TTLLockReleaseOwned: "ttl-lock-release-owned",
 	MarkRetryable: "mark-retryable", MarkPermanent: "mark-permanent", Lease: "lease",
 	AddStep: "add-step", Predicate: "predicate",
+	Decode: "decode", Encode: "encode",
 }
 
 func (k Kind) String() string {
@@ -168,6 +173,9 @@ const (
 	// placeholders (sqlx's Named*: a field by its db tag, else its name
 	// lower-cased; a map by its key).
 	NamedBinds
+
+	// Encoded is the encoded bytes or text a Decode reads.
+	Encoded
 )
 
 var roleNames = [...]string{
@@ -177,6 +185,7 @@ var roleNames = [...]string{
 	Req: "request", HeaderName: "header-name", HeaderValue: "header-value", Key: "key", TTL: "ttl",
 	Count: "count", ErrArg: "error",
 	ScriptSrc: "script", Options: "options", Policies: "policies", NamedBinds: "named-binds",
+	Encoded: "encoded",
 }
 
 func (r Role) String() string {
@@ -259,7 +268,7 @@ const (
 	ClientResult         // a client (result 0)
 	StmtResult           // a prepared statement (result 0)
 	LockResult           // a lock handle (redsync Mutex)
-	ValueResult          // a fresh value (result 0)
+	ValueResult          // a value computed by the call (result 0): a Fresh one, an Encode's encoding
 	ScalarResult         // the first column of the first row, the zero value when no row matched (result 0; gorp SelectInt)
 )
 

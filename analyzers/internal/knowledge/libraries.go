@@ -30,4 +30,6 @@ var libraries = []library{
 	schedulers,
 	freshValues,
 	contextValues,
+	// Codecs.
+	codecs,
 }
