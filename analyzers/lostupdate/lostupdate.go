@@ -3,9 +3,9 @@ package lostupdate
 import (
 	_ "embed"
 	"fmt"
-	"os"
 	"go/token"
 	"go/types"
+	"os"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
@@ -73,11 +73,17 @@ func check(pass *analysis.Pass, r *report.Reporter, res *ops.Result, sch *schema
 			if rd.Instr == w.Instr || !ops.Reaches(rd.Instr, w.Instr, nil) {
 				continue
 			}
-			col, load, readAddr := match(sch, rd, w)
+			col, d, readAddr := match(sch, rd, w)
+			load := d.Load
 			if load == nil || readKey(sch, rd, col) {
 				continue
 			}
 			change := ops.ChangeOf(w.Value, load, readAddr, rd.Instr, w.Instr)
+			if cc, ok := ops.CodecChange(d, rd.Instr, w.Instr); ok {
+				// Decoded from the column and encoded again: what the
+				// code did to the decoded value says.
+				change = cc
+			}
 			if change.Kind == ops.Unchanged {
 				continue // written back as read: nothing computed from it
 			}
@@ -106,7 +112,7 @@ func check(pass *analysis.Pass, r *report.Reporter, res *ops.Result, sch *schema
 // match returns the column w writes, the load of the same column of the
 // row rd read that w's value derives from and the read's address of that
 // column; nil when there is none.
-func match(sch *schema.Schema, rd *ops.ColumnRead, w *ops.ColumnWrite) (string, *ssa.UnOp, ssa.Value) {
+func match(sch *schema.Schema, rd *ops.ColumnRead, w *ops.ColumnWrite) (string, ops.Derivation, ssa.Value) {
 	var readAddr ssa.Value
 	at := func(addr ssa.Value, ok bool) bool {
 		if ok {
@@ -117,7 +123,7 @@ func match(sch *schema.Schema, rd *ops.ColumnRead, w *ops.ColumnWrite) (string, 
 	switch {
 	case rd.ModelAddr != nil && w.ModelAddr != nil && !w.Keyed:
 		if !ops.SameAddr(rd.ModelAddr, w.ModelAddr) {
-			return "", nil, nil
+			return "", ops.Derivation{}, nil
 		}
 		model := rd.Model
 		colOf := func(field string) (string, bool) {
@@ -130,11 +136,11 @@ func match(sch *schema.Schema, rd *ops.ColumnRead, w *ops.ColumnWrite) (string, 
 		if col == "" {
 			c, ok := colOf(w.Field)
 			if !ok {
-				return "", nil, nil
+				return "", ops.Derivation{}, nil
 			}
 			col = c
 		}
-		load := ops.DerivedFrom(w.Value, func(addr ssa.Value) bool {
+		load := ops.DerivationOf(w.Value, func(addr ssa.Value) bool {
 			fa, ok := addr.(*ssa.FieldAddr)
 			if !ok || !ops.SameAddr(fa.X, rd.ModelAddr) {
 				return false
@@ -154,17 +160,17 @@ func match(sch *schema.Schema, rd *ops.ColumnRead, w *ops.ColumnWrite) (string, 
 		// struct, through a fresh &T{}): the keys pin the same values, or
 		// the read row's own key column.
 		if !types.Identical(rd.Model, w.Model) || !(sameRow(rd.Keys, w.Keys) || keyedByRow(sch, rd, w.Keys)) {
-			return "", nil, nil
+			return "", ops.Derivation{}, nil
 		}
 		col := w.Column
 		if col == "" {
 			c, ok := sch.Column(w.Model, w.Field)
 			if !ok {
-				return "", nil, nil
+				return "", ops.Derivation{}, nil
 			}
 			col = c
 		}
-		load := ops.DerivedFrom(w.Value, func(v ssa.Value) bool {
+		load := ops.DerivationOf(w.Value, func(v ssa.Value) bool {
 			var f *types.Var
 			switch x := v.(type) {
 			case *ssa.FieldAddr:
@@ -192,7 +198,7 @@ func match(sch *schema.Schema, rd *ops.ColumnRead, w *ops.ColumnWrite) (string, 
 		return col, load, readAddr
 	case rd.Table != "" && w.Table != "" && strings.EqualFold(rd.Table, w.Table):
 		if !sameRow(rd.Keys, w.Keys) && !keyedByScan(rd, w.Keys) {
-			return "", nil, nil
+			return "", ops.Derivation{}, nil
 		}
 		var dests []ssa.Value
 		for _, c := range rd.Cols {
@@ -201,9 +207,9 @@ func match(sch *schema.Schema, rd *ops.ColumnRead, w *ops.ColumnWrite) (string, 
 			}
 		}
 		if len(dests) == 0 {
-			return "", nil, nil
+			return "", ops.Derivation{}, nil
 		}
-		load := ops.DerivedFrom(w.Value, func(addr ssa.Value) bool {
+		load := ops.DerivationOf(w.Value, func(addr ssa.Value) bool {
 			for _, d := range dests {
 				if ops.SameAddr(addr, d) {
 					return at(d, true)
@@ -213,7 +219,7 @@ func match(sch *schema.Schema, rd *ops.ColumnRead, w *ops.ColumnWrite) (string, 
 		})
 		return w.Column, load, readAddr
 	}
-	return "", nil, nil
+	return "", ops.Derivation{}, nil
 }
 
 // keyedByRow reports whether a key column of the write is pinned to the
