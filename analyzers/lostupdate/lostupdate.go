@@ -51,7 +51,7 @@ func run(pass *analysis.Pass) (any, error) {
 // check reports each write of fn whose value derives from the same
 // column of the same row as an earlier read of fn left it.
 func check(pass *analysis.Pass, r *report.Reporter, res *ops.Result, sch *schema.Schema, vs *ops.Versioning, versionColumn string, fn *ssa.Function) {
-	reads := res.ColumnReads(fn)
+	reads := append(res.ColumnReads(fn), res.SetReads(fn)...)
 	if len(reads) == 0 {
 		return
 	}
@@ -197,6 +197,9 @@ func match(sch *schema.Schema, rd *ops.ColumnRead, w *ops.ColumnWrite) (string, 
 		})
 		return col, load, readAddr
 	case rd.Table != "" && w.Table != "" && strings.EqualFold(rd.Table, w.Table):
+		if len(rd.Set) > 0 {
+			return matchSet(rd, w)
+		}
 		if !sameRow(rd.Keys, w.Keys) && !keyedByScan(rd, w.Keys) {
 			return "", ops.Derivation{}, nil
 		}
@@ -218,6 +221,54 @@ func match(sch *schema.Schema, rd *ops.ColumnRead, w *ops.ColumnWrite) (string, 
 			return false
 		})
 		return w.Column, load, readAddr
+	}
+	return "", ops.Derivation{}, nil
+}
+
+// matchSet is match for a read of several rows by a set of keys: the
+// write pins one of the set's columns, and its value derives from the
+// column read by way of map entries kept under the key of the row that
+// column came from (Derivation.KeyedBy).
+func matchSet(rd *ops.ColumnRead, w *ops.ColumnWrite) (string, ops.Derivation, ssa.Value) {
+	var dests []ssa.Value
+	for _, c := range rd.Cols {
+		if strings.EqualFold(c.Column, w.Column) {
+			dests = append(dests, c.Addr)
+		}
+	}
+	if len(dests) == 0 {
+		return "", ops.Derivation{}, nil
+	}
+	for _, set := range rd.Set {
+		for _, k := range w.Keys {
+			if !strings.EqualFold(set.Column, k.Column) {
+				continue
+			}
+			var readAddr ssa.Value
+			d := ops.DerivationOf(w.Value, func(addr ssa.Value) bool {
+				for _, dst := range dests {
+					if ops.SameAddr(addr, dst) {
+						readAddr = dst
+						return true
+					}
+				}
+				return false
+			})
+			if d.Load == nil {
+				return "", ops.Derivation{}, nil
+			}
+			scanned := func(v ssa.Value) bool {
+				for _, c := range rd.Cols {
+					if strings.EqualFold(c.Column, set.Column) && ops.SameAddr(v, c.Addr) {
+						return true
+					}
+				}
+				return false
+			}
+			if d.KeyedBy(k.Value, scanned) {
+				return w.Column, d, readAddr
+			}
+		}
 	}
 	return "", ops.Derivation{}, nil
 }
