@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"go/token"
 	"go/types"
-	"os"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
@@ -56,14 +55,6 @@ func check(pass *analysis.Pass, r *report.Reporter, res *ops.Result, sch *schema
 		return
 	}
 	writes := res.ColumnWrites(fn)
-	if os.Getenv("LUDEBUG") != "" {
-		for _, rd := range reads {
-			fmt.Fprintf(os.Stderr, "DBG %s READ %s table=%q model=%v addr=%v cols=%v keys=%v\n", fn, rd.Evidence(), rd.Table, rd.Model, rd.ModelAddr, rd.Cols, rd.Keys)
-		}
-		for _, w := range writes {
-			fmt.Fprintf(os.Stderr, "DBG %s WRITE %s table=%q model=%v col=%q field=%q val=%v keys=%v guarded=%v keyed=%v\n", fn, w.Evidence(), w.Table, w.Model, w.Column, w.Field, w.Value, w.Keys, w.Guarded, w.Keyed)
-		}
-	}
 	reported := map[ssa.CallInstruction]bool{}
 	for _, w := range writes {
 		if w.Guarded || reported[w.Instr] || pinsVersion(w, versionColumn) {
