@@ -30,6 +30,20 @@
 // value given the row and returning a value of its type (updateFn
 // func(*Hour) (*Hour, error)) is taken to return it.
 //
+// The path goes through encoding round trips and Go maps: a JSON column
+// decoded (json.Unmarshal(b, &m), a json.Decoder over it; the codec rows
+// of the knowledge tables, encoding/json and goccy/go-json) makes what it
+// fills derived from the bytes, and its encoding (json.Marshal(m), and
+// string(b) or []byte(s) of it) derived from what it encodes; an entry
+// of a map (m[k], a range over m) is derived from the values stored into
+// it. Through a decode the change must be in the decoded value: an entry
+// set or deleted (m[k] = v, delete), a field or element stored (p.Theme =
+// t), or the value given to a function of the package that does so
+// (addReaction(m, emoji, user)). Decoding and encoding again with nothing
+// changed in between is no change, and a document encoded from the
+// request's value rather than the decoded one is not derived from the
+// read.
+//
 // A read is a SELECT run by database/sql, sqlx or pgx (constant, or built
 // by squirrel or goqu with constant tables and columns; a goqu dataset's
 // own ScanStruct or ScanVal too) whose one row is
@@ -44,8 +58,9 @@
 // First, Take, Last or Find into a model, bun NewSelect().Model(m)...
 // Scan(ctx), go-pg Model(m)...Select() (First, Last) into a single
 // model, gorp SelectOne(&row, ...) (as sqlx's Get) or Get(T{}, id)
-// asserted back to *T, xorm Get(&bean) by ID, Where fragments or the
-// bean's fields, or a call of a function that returns a pointer to a model it
+// asserted back to *T, xorm Get(&bean) by ID, Where fragments,
+// builder.Eq conditions (joined by And too) or the bean's fields, or a
+// call of a function that returns a pointer to a model it
 // read that way, or the model itself by value (var m T; db.Find(&m);
 // return m, nil, the caller's variable holding it: a repository's Get,
 // through facts, across packages). A
@@ -76,6 +91,19 @@
 // or writes the fields it sets from it to that model's row (a store's
 // UpdateOne(m).SetCount(m.Count)...Save(ctx) on ent's client: the
 // caller's changes to those fields).
+//
+// Several rows read at once by a set of keys (SELECT id, wallet FROM
+// users WHERE id = ANY($1), or id IN ($1, $2)) by database/sql or pgx
+// Query, each scanned in the rows.Next loop, count as reads of each row:
+// a write (UPDATE ... WHERE id = $1) pinning a column of the set is of
+// the row read when its value reaches the column read only through map
+// entries looked up by the key they were stored under, back to the key
+// scanned from the same row (wallets[id] = m in the loop; m :=
+// wallets[userID], changed, encoded, stored as updated[userID]; the
+// UPDATE of updated[userID] WHERE id = userID; or a range over the map
+// whose key the UPDATE pins). A path through a slice's elements, or an
+// entry whose key is not the one the write pins, is not of the same row
+// and stays silent.
 // The columns of a GORM model's fields come from the schema layer, a bun
 // model's from its bun tags, a go-pg model's from its pg tags, a gorp
 // struct's from its db tags, an xorm bean's from its xorm tags.
@@ -124,6 +152,18 @@
 // Silent: UpdateOneID(id).AddBalance(-amount), or the read with
 // ForUpdate() in the transaction that writes.
 //
+// Reported, a JSON document changed in Go:
+//
+//	err := tx.QueryRowContext(ctx, `SELECT settings FROM users WHERE id = $1`, id).Scan(&doc)
+//	...
+//	json.Unmarshal(doc, &m)
+//	m[key] = on
+//	out, _ := json.Marshal(m)
+//	_, err = tx.ExecContext(ctx, `UPDATE users SET settings = $1 WHERE id = $2`, out, id)
+//
+// Silent: UPDATE users SET settings = jsonb_set(settings, ARRAY[$2],
+// $3::jsonb) WHERE id = $1, or the read FOR UPDATE in the transaction.
+//
 // # What silences it
 //
 //   - the update is atomic in SQL: SET c = c + $1, gorm.Expr("c + ?", d);
@@ -158,8 +198,9 @@
 // Set steps; a read and a
 // write in different functions other than through a helper returning the
 // model it read or writing the model it is given (whole, or the fields
-// it sets from it); rows read by
-// Query in a loop or sqlx Select into a slice; RowsAffected after a
+// it sets from it); rows read by a key set and kept in a slice, rows
+// read by other conditions in a loop, or sqlx Select into a slice; codecs
+// the knowledge tables do not name, and json.Encoder; RowsAffected after a
 // guarded UPDATE is not checked. Unknown suppresses: when the SQL,
 // the key or the path of the value is not understood, nothing is
 // reported.

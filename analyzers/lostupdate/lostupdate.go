@@ -50,7 +50,7 @@ func run(pass *analysis.Pass) (any, error) {
 // check reports each write of fn whose value derives from the same
 // column of the same row as an earlier read of fn left it.
 func check(pass *analysis.Pass, r *report.Reporter, res *ops.Result, sch *schema.Schema, vs *ops.Versioning, versionColumn string, fn *ssa.Function) {
-	reads := res.ColumnReads(fn)
+	reads := append(res.ColumnReads(fn), res.SetReads(fn)...)
 	if len(reads) == 0 {
 		return
 	}
@@ -64,11 +64,17 @@ func check(pass *analysis.Pass, r *report.Reporter, res *ops.Result, sch *schema
 			if rd.Instr == w.Instr || !ops.Reaches(rd.Instr, w.Instr, nil) {
 				continue
 			}
-			col, load, readAddr := match(sch, rd, w)
+			col, d, readAddr := match(sch, rd, w)
+			load := d.Load
 			if load == nil || readKey(sch, rd, col) {
 				continue
 			}
 			change := ops.ChangeOf(w.Value, load, readAddr, rd.Instr, w.Instr)
+			if cc, ok := ops.CodecChange(d, rd.Instr, w.Instr); ok {
+				// Decoded from the column and encoded again: what the
+				// code did to the decoded value says.
+				change = cc
+			}
 			if change.Kind == ops.Unchanged {
 				continue // written back as read: nothing computed from it
 			}
@@ -97,7 +103,7 @@ func check(pass *analysis.Pass, r *report.Reporter, res *ops.Result, sch *schema
 // match returns the column w writes, the load of the same column of the
 // row rd read that w's value derives from and the read's address of that
 // column; nil when there is none.
-func match(sch *schema.Schema, rd *ops.ColumnRead, w *ops.ColumnWrite) (string, *ssa.UnOp, ssa.Value) {
+func match(sch *schema.Schema, rd *ops.ColumnRead, w *ops.ColumnWrite) (string, ops.Derivation, ssa.Value) {
 	var readAddr ssa.Value
 	at := func(addr ssa.Value, ok bool) bool {
 		if ok {
@@ -108,7 +114,7 @@ func match(sch *schema.Schema, rd *ops.ColumnRead, w *ops.ColumnWrite) (string, 
 	switch {
 	case rd.ModelAddr != nil && w.ModelAddr != nil && !w.Keyed:
 		if !ops.SameAddr(rd.ModelAddr, w.ModelAddr) {
-			return "", nil, nil
+			return "", ops.Derivation{}, nil
 		}
 		model := rd.Model
 		colOf := func(field string) (string, bool) {
@@ -121,11 +127,11 @@ func match(sch *schema.Schema, rd *ops.ColumnRead, w *ops.ColumnWrite) (string, 
 		if col == "" {
 			c, ok := colOf(w.Field)
 			if !ok {
-				return "", nil, nil
+				return "", ops.Derivation{}, nil
 			}
 			col = c
 		}
-		load := ops.DerivedFrom(w.Value, func(addr ssa.Value) bool {
+		load := ops.DerivationOf(w.Value, func(addr ssa.Value) bool {
 			fa, ok := addr.(*ssa.FieldAddr)
 			if !ok || !ops.SameAddr(fa.X, rd.ModelAddr) {
 				return false
@@ -145,17 +151,17 @@ func match(sch *schema.Schema, rd *ops.ColumnRead, w *ops.ColumnWrite) (string, 
 		// struct, through a fresh &T{}): the keys pin the same values, or
 		// the read row's own key column.
 		if !types.Identical(rd.Model, w.Model) || !(sameRow(rd.Keys, w.Keys) || keyedByRow(sch, rd, w.Keys)) {
-			return "", nil, nil
+			return "", ops.Derivation{}, nil
 		}
 		col := w.Column
 		if col == "" {
 			c, ok := sch.Column(w.Model, w.Field)
 			if !ok {
-				return "", nil, nil
+				return "", ops.Derivation{}, nil
 			}
 			col = c
 		}
-		load := ops.DerivedFrom(w.Value, func(v ssa.Value) bool {
+		load := ops.DerivationOf(w.Value, func(v ssa.Value) bool {
 			var f *types.Var
 			switch x := v.(type) {
 			case *ssa.FieldAddr:
@@ -182,8 +188,11 @@ func match(sch *schema.Schema, rd *ops.ColumnRead, w *ops.ColumnWrite) (string, 
 		})
 		return col, load, readAddr
 	case rd.Table != "" && w.Table != "" && strings.EqualFold(rd.Table, w.Table):
+		if len(rd.Set) > 0 {
+			return matchSet(rd, w)
+		}
 		if !sameRow(rd.Keys, w.Keys) && !keyedByScan(rd, w.Keys) {
-			return "", nil, nil
+			return "", ops.Derivation{}, nil
 		}
 		var dests []ssa.Value
 		for _, c := range rd.Cols {
@@ -192,9 +201,9 @@ func match(sch *schema.Schema, rd *ops.ColumnRead, w *ops.ColumnWrite) (string, 
 			}
 		}
 		if len(dests) == 0 {
-			return "", nil, nil
+			return "", ops.Derivation{}, nil
 		}
-		load := ops.DerivedFrom(w.Value, func(addr ssa.Value) bool {
+		load := ops.DerivationOf(w.Value, func(addr ssa.Value) bool {
 			for _, d := range dests {
 				if ops.SameAddr(addr, d) {
 					return at(d, true)
@@ -204,7 +213,55 @@ func match(sch *schema.Schema, rd *ops.ColumnRead, w *ops.ColumnWrite) (string, 
 		})
 		return w.Column, load, readAddr
 	}
-	return "", nil, nil
+	return "", ops.Derivation{}, nil
+}
+
+// matchSet is match for a read of several rows by a set of keys: the
+// write pins one of the set's columns, and its value derives from the
+// column read by way of map entries kept under the key of the row that
+// column came from (Derivation.KeyedBy).
+func matchSet(rd *ops.ColumnRead, w *ops.ColumnWrite) (string, ops.Derivation, ssa.Value) {
+	var dests []ssa.Value
+	for _, c := range rd.Cols {
+		if strings.EqualFold(c.Column, w.Column) {
+			dests = append(dests, c.Addr)
+		}
+	}
+	if len(dests) == 0 {
+		return "", ops.Derivation{}, nil
+	}
+	for _, set := range rd.Set {
+		for _, k := range w.Keys {
+			if !strings.EqualFold(set.Column, k.Column) {
+				continue
+			}
+			var readAddr ssa.Value
+			d := ops.DerivationOf(w.Value, func(addr ssa.Value) bool {
+				for _, dst := range dests {
+					if ops.SameAddr(addr, dst) {
+						readAddr = dst
+						return true
+					}
+				}
+				return false
+			})
+			if d.Load == nil {
+				return "", ops.Derivation{}, nil
+			}
+			scanned := func(v ssa.Value) bool {
+				for _, c := range rd.Cols {
+					if strings.EqualFold(c.Column, set.Column) && ops.SameAddr(v, c.Addr) {
+						return true
+					}
+				}
+				return false
+			}
+			if d.KeyedBy(k.Value, scanned) {
+				return w.Column, d, readAddr
+			}
+		}
+	}
+	return "", ops.Derivation{}, nil
 }
 
 // keyedByRow reports whether a key column of the write is pinned to the

@@ -31,6 +31,7 @@ var fixtures = []string{
 	"./lostupdate/sqlxwallet",   // sqlx Get, then NamedExec of the row read (its field changed in Go) or of a map; an atomic SET, FOR UPDATE in the transaction, a caller's value silent
 	"./lostupdate/goquwallet",   // goqu ScanStruct or database/sql Scan, then Update Set(goqu.Record) of a value computed in Go; goqu.L and ForUpdate(exp.Wait) silent
 	"./lostupdate/gormstock",    // GORM Where(...).Updates(T{F: v}) of a struct literal (by value, by pointer under Model(&T{})) and a raw UPDATE, the stock computed in Go, under a floor (stock_num >= ?) both writers pass; an atomic gorm.Expr, a compare-and-set on the stock read, a typed count, a constant status silent
+	"./lostupdate/jsondoc",      // a JSON document column decoded, changed in place (a key, a field, a helper), encoded and written back: database/sql, pgx, GORM, xorm; rows read by = ANY into a map by id, written back per id (pgx v4); FOR UPDATE, jsonb_set, a version predicate, an unchanged round trip, a replaced document silent
 	"./lostupdate/callback",     // sqlx, database/sql, pgx, GORM: the row read (SELECT * by sqlx Get), converted, passed to the caller's callback and written back by the id read back; a FOR UPDATE on the pool; the lock in the writing transaction, a copy, other columns silent
 }
 
@@ -67,5 +68,5 @@ func TestRelated(t *testing.T) {
 			assert.Contains(t, d.Related[0].Message, "the read: ")
 		}
 	}
-	assert.Equal(t, 82, n)
+	assert.Equal(t, 90, n)
 }

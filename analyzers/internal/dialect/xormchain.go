@@ -3,6 +3,7 @@ package dialect
 import (
 	"go/constant"
 	"go/types"
+	"strings"
 
 	"golang.org/x/tools/go/ssa"
 
@@ -142,6 +143,13 @@ func (c *xormChain) step(step knowledge.Site) {
 // builderEq returns the columns and values of a builder.Eq{"col": v}
 // literal (a map of constant keys), or false.
 func builderEq(v ssa.Value) ([]ops.KeyValue, bool) {
+	v = ssaval.Unwrap(v)
+	if ci, ok := v.(*ssa.ChangeInterface); ok {
+		v = ssaval.Unwrap(ci.X) // the builder.Cond an And returned, passed as any
+	}
+	if call, ok := v.(*ssa.Call); ok {
+		return builderAnd(call)
+	}
 	mm, ok := ssaval.Unwrap(v).(*ssa.MakeMap)
 	if !ok {
 		return nil, false
@@ -160,7 +168,52 @@ func builderEq(v ssa.Value) ([]ops.KeyValue, bool) {
 		if !ok || k.Value == nil || k.Value.Kind() != constant.String {
 			return nil, false
 		}
-		keys = append(keys, ops.KeyValue{Column: constant.StringVal(k.Value), Value: ssaval.Unwrap(up.Value)})
+		// A key quoted for MySQL (builder.Eq{"`key`": k}) names the
+		// column key.
+		col := strings.Trim(constant.StringVal(k.Value), "`\"")
+		keys = append(keys, ops.KeyValue{Column: col, Value: ssaval.Unwrap(up.Value)})
+	}
+	return keys, true
+}
+
+// builderAnd returns the columns and values of a conjunction of
+// builder.Eq conditions: builder.Eq{...}.And(builder.Eq{...}) or
+// builder.And(eq1, eq2), every row matching each; false for anything
+// else.
+func builderAnd(call *ssa.Call) ([]ops.KeyValue, bool) {
+	callee := call.Common().StaticCallee()
+	if callee == nil || callee.Name() != "And" {
+		return nil, false
+	}
+	obj, ok := callee.Object().(*types.Func)
+	if !ok || obj.Pkg() == nil || obj.Pkg().Path() != xormBuilderPkg {
+		return nil, false
+	}
+	args := call.Common().Args
+	var conds []ssa.Value
+	if sig := obj.Type().(*types.Signature); sig.Recv() != nil {
+		// (Eq).And(conds...): the receiver, then the variadic slice.
+		if len(args) != 2 {
+			return nil, false
+		}
+		conds = append(conds, args[0])
+		args = args[1:]
+	}
+	if len(args) != 1 {
+		return nil, false
+	}
+	vals := ops.SliceValues(args[0])
+	if vals == nil {
+		return nil, false
+	}
+	conds = append(conds, vals...)
+	var keys []ops.KeyValue
+	for _, c := range conds {
+		k, ok := builderEq(c)
+		if !ok {
+			return nil, false
+		}
+		keys = append(keys, k...)
 	}
 	return keys, true
 }

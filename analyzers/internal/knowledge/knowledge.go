@@ -108,6 +108,10 @@ const (
 	CtxLoad     // returns the value stored under its Key in the request context it is called on (gin Context.Get, MustGet)
 	NextHandler // runs the handlers after the calling one in the request's chain (gin Context.Next)
 	Route       // registers the handlers of a route, run in order, from its Handlers parameter on (gin RouterGroup.Handle, GET)
+
+	// Codecs.
+	Decode // fills its Dest from the Encoded bytes or text, or from its receiver's reader when no parameter is Encoded (json.Unmarshal, (*json.Decoder).Decode)
+	Encode // returns its Value encoded (ValueResult; json.Marshal)
 )
 
 var kindNames = [...]string{
@@ -126,6 +130,7 @@ var kindNames = [...]string{
 	MarkRetryable: "mark-retryable", MarkPermanent: "mark-permanent", Lease: "lease",
 	AddStep: "add-step", Predicate: "predicate",
 	CtxStore: "context-store", CtxLoad: "context-load", NextHandler: "next-handler", Route: "route",
+	Decode: "decode", Encode: "encode",
 }
 
 func (k Kind) String() string {
@@ -199,6 +204,9 @@ const (
 	// Handlers are the handlers of a route, from this parameter on
 	// (variadic), run in that order.
 	Handlers
+
+	// Encoded is the encoded bytes or text a Decode reads.
+	Encoded
 )
 
 var roleNames = [...]string{
@@ -208,6 +216,7 @@ var roleNames = [...]string{
 	Req: "request", HeaderName: "header-name", HeaderValue: "header-value", Key: "key", TTL: "ttl",
 	Count: "count", ErrArg: "error",
 	ScriptSrc: "script", Options: "options", Policies: "policies", NamedBinds: "named-binds", Handlers: "handlers",
+	Encoded: "encoded",
 }
 
 func (r Role) String() string {
@@ -290,7 +299,7 @@ const (
 	ClientResult         // a client (result 0)
 	StmtResult           // a prepared statement (result 0)
 	LockResult           // a lock handle (redsync Mutex)
-	ValueResult          // a fresh value (result 0)
+	ValueResult          // a value computed by the call (result 0): a Fresh one, an Encode's encoding
 	ScalarResult         // the first column of the first row, the zero value when no row matched (result 0; gorp SelectInt)
 )
 

@@ -32,4 +32,6 @@ var libraries = []library{
 	contextValues,
 	// Request handlers.
 	gin,
+	// Codecs.
+	codecs,
 }

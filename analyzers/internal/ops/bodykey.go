@@ -71,7 +71,8 @@ func bodyKey(e *extractor, call *ssa.Call) (keySrc, bool) {
 
 // marshalled returns the value a request body was JSON-encoded from:
 // bytes.NewReader(b), bytes.NewBuffer(b) or strings.NewReader(string(b))
-// of b from json.Marshal(v). Nil otherwise.
+// of b from json.Marshal(v) (an Encode of the knowledge tables). Nil
+// otherwise.
 func marshalled(body ssa.Value) ssa.Value {
 	v := ssaval.Unwrap(body)
 	for i := 0; i < 4 && v != nil; i++ {
@@ -80,11 +81,17 @@ func marshalled(body ssa.Value) ssa.Value {
 			v = ssaval.Unwrap(x.X)
 			continue
 		case *ssa.Extract:
+			// The encoding of a value: an Encode row of the codec
+			// table (json.Marshal).
 			call, ok := x.Tuple.(*ssa.Call)
-			if !ok || x.Index != 0 || !isFunc(call, "encoding/json", "Marshal") || len(call.Call.Args) != 1 {
+			if !ok || x.Index != 0 {
 				return nil
 			}
-			return ssaval.Unwrap(call.Call.Args[0])
+			site, ok := knowledge.Resolve(call.Common())
+			if !ok || site.Row == nil || site.Row.Kind != knowledge.Encode || site.RoleArg(knowledge.Value) == nil {
+				return nil
+			}
+			return ssaval.Unwrap(site.RoleArg(knowledge.Value))
 		case *ssa.Call:
 			if (isFunc(x, "bytes", "NewReader") || isFunc(x, "bytes", "NewBuffer") || isFunc(x, "strings", "NewReader")) && len(x.Call.Args) == 1 {
 				v = ssaval.Unwrap(x.Call.Args[0])

@@ -22,12 +22,62 @@ const maxDerive = 96
 // the package converted from a read row is followed to the row's field
 // (ConvertedChain).
 func DerivedFrom(v ssa.Value, match func(addr ssa.Value) bool) *ssa.UnOp {
+	return derivedFrom(v, match, 0).Load
+}
+
+// A Derivation is the load DerivedFrom found and the values between it
+// and the value derived, for the codec round trips on the way
+// (CodecChange).
+type Derivation struct {
+	Load *ssa.UnOp
+	// Path runs from the value derived back to the load's address.
+	Path []ssa.Value
+	// Decoded is the index in Path of each value that a Decode filled
+	// (the Dest), its encoding the next value of Path.
+	Decoded map[int]*ssa.Call
+}
+
+// DerivationOf is DerivedFrom with the path it took.
+func DerivationOf(v ssa.Value, match func(addr ssa.Value) bool) Derivation {
 	return derivedFrom(v, match, 0)
 }
 
-func derivedFrom(v ssa.Value, match func(addr ssa.Value) bool, depth int) *ssa.UnOp {
+func derivedFrom(v ssa.Value, match func(addr ssa.Value) bool, depth int) Derivation {
 	seen := map[ssa.Value]bool{}
+	// parent is the value each one was reached from; decodes the Decode
+	// call by which an encoding was reached from the value it filled.
+	parent := map[ssa.Value]ssa.Value{}
+	decodes := map[ssa.Value]*ssa.Call{}
+	start := v
+	found := func(load *ssa.UnOp, at ssa.Value) Derivation {
+		d := Derivation{Load: load, Decoded: map[int]*ssa.Call{}}
+		for x := at; x != nil; x = parent[x] {
+			d.Path = append(d.Path, x)
+			if x == start {
+				break
+			}
+		}
+		for i, j := 0, len(d.Path)-1; i < j; i, j = i+1, j-1 {
+			d.Path[i], d.Path[j] = d.Path[j], d.Path[i]
+		}
+		for i, x := range d.Path {
+			if call := decodes[x]; call != nil && i > 0 {
+				d.Decoded[i-1] = call
+			}
+		}
+		return d
+	}
 	work := []ssa.Value{v}
+	push := func(from ssa.Value, vs ...ssa.Value) {
+		for _, x := range vs {
+			if x != nil && !seen[x] {
+				if _, ok := parent[x]; !ok && x != start {
+					parent[x] = from
+				}
+				work = append(work, x)
+			}
+		}
+	}
 	for len(work) > 0 && len(seen) < maxDerive {
 		v := work[len(work)-1]
 		work = work[:len(work)-1]
@@ -42,58 +92,82 @@ func derivedFrom(v ssa.Value, match func(addr ssa.Value) bool, depth int) *ssa.U
 					// The load reads what the code stored just
 					// before it, not what a read wrote earlier
 					// (if s == "" { s = newCode(); write(s) }).
-					work = append(work, val)
+					push(v, val)
 					continue
 				}
 				if match(x.X) || matchConverted(x.X, match, depth) {
-					return x
+					return found(x, x)
 				}
-				work = append(work, storedInto(x.X)...)
+				push(v, storedInto(x.X)...)
+				push(v, decodedInto(x.X, decodes)...)
+				if fa, ok := x.X.(*ssa.FieldAddr); ok {
+					// A field of a struct the read filled whole (a
+					// sql.NullString's String).
+					push(v, fa.X)
+				}
 				continue
 			}
-			work = append(work, x.X)
+			push(v, x.X)
 		case *ssa.BinOp:
-			work = append(work, x.X, x.Y)
+			push(v, x.X, x.Y)
 		case *ssa.Convert:
-			work = append(work, x.X)
+			push(v, x.X)
 		case *ssa.ChangeType:
-			work = append(work, x.X)
+			push(v, x.X)
 		case *ssa.MakeInterface:
-			work = append(work, x.X)
+			push(v, x.X)
 		case *ssa.ChangeInterface:
-			work = append(work, x.X)
+			push(v, x.X)
 		case *ssa.Field:
 			// A field of a struct value (a row a generics finder
 			// returned): its own "address".
 			if match(x) || matchConverted(x, match, depth) {
-				return &ssa.UnOp{Op: token.MUL, X: x}
+				return found(&ssa.UnOp{Op: token.MUL, X: x}, x)
 			}
-			work = append(work, x.X)
+			push(v, x.X)
 		case *ssa.Slice:
-			work = append(work, x.X)
+			push(v, x.X)
 		case *ssa.Extract:
-			work = append(work, x.Tuple)
+			push(v, x.Tuple)
 		case *ssa.Phi:
-			work = append(work, x.Edges...)
+			push(v, x.Edges...)
+		case *ssa.Lookup:
+			// An entry of a map: the values stored into it.
+			push(v, x.X)
+			push(v, mapValues(x.X)...)
+		case *ssa.Next:
+			push(v, x.Iter)
+		case *ssa.Range:
+			push(v, x.X)
+			push(v, mapValues(x.X)...)
+		case *ssa.Index:
+			push(v, x.X)
 		case *ssa.Call:
-			if site, ok := knowledge.Resolve(x.Common()); ok && site.Row != nil &&
+			site, ok := knowledge.Resolve(x.Common())
+			if ok && site.Row != nil &&
 				(site.Row.Kind == knowledge.Expr || site.Row.Kind == knowledge.Fresh || site.Row.Kind.IsDatabase()) {
 				continue
 			}
-			work = append(work, x.Common().Args...)
+			if ok && site.Row != nil && site.Row.Kind == knowledge.Encode {
+				// The encoding of its Value, not of its options.
+				push(v, site.RoleArg(knowledge.Value))
+				continue
+			}
+			push(v, x.Common().Args...)
 			if x.Common().IsInvoke() {
-				work = append(work, x.Common().Value)
+				push(v, x.Common().Value)
 			}
 		case *ssa.FieldAddr, *ssa.IndexAddr, *ssa.Alloc:
 			// An address passed on (append's slice, a pointer
 			// receiver): its loads are the value.
 			if match(v) {
-				return &ssa.UnOp{Op: token.MUL, X: v}
+				return found(&ssa.UnOp{Op: token.MUL, X: v}, v)
 			}
-			work = append(work, storedInto(v)...)
+			push(v, storedInto(v)...)
+			push(v, decodedInto(v, decodes)...)
 		}
 	}
-	return nil
+	return Derivation{}
 }
 
 // matchConverted reports whether match accepts an argument field that

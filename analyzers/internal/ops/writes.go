@@ -28,7 +28,12 @@ type ColumnRead struct {
 	// receive.
 	Cols []ReadCol
 	// Keys are the columns the WHERE pins to bound values.
-	Keys   []KeyValue
+	Keys []KeyValue
+	// Set is, for a read of several rows (SetReads), the columns the
+	// WHERE pins to a set of bound values (id = ANY($1), id IN ($1, $2)),
+	// Value the first of them: each row read is then told by its own
+	// value of the column, scanned into Cols.
+	Set    []KeyValue
 	Handle ssa.Value
 	Lib    string
 	Desc   string
