@@ -49,6 +49,7 @@ func (api *gormAPI) library() *ops.Library {
 		Writes:     gormWritesOf,
 		Update:     gormUpdate,
 		WholeModel: gormWholeModel,
+		Stamped:    gormStamped,
 		Count:      gormExecCount,
 	}
 }
