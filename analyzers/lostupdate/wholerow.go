@@ -3,6 +3,7 @@ package lostupdate
 import (
 	"fmt"
 	"go/types"
+	"os"
 	"sort"
 	"strings"
 
@@ -31,6 +32,9 @@ import (
 // maxNamed bounds the other writers a message names.
 const maxNamed = 2
 
+// maxColumns bounds the stale columns a message lists.
+const maxColumns = 4
+
 // staleWriter is a column written back as read and another function
 // that changes it.
 type staleWriter struct {
@@ -42,7 +46,7 @@ type staleWriter struct {
 // changed whose stale columns another function writes.
 func checkWhole(pass *analysis.Pass, r *report.Reporter, res *ops.Result, sch *schema.Schema, vs *ops.Versioning, fn *ssa.Function, reads []*ops.ColumnRead, reported map[ssa.CallInstruction]bool) {
 	writers := res.ColumnWriters()
-	if len(writers) == 0 {
+	if len(writers) == 0 && os.Getenv("IDEMLINT_WHOLEROW_ANY") == "" {
 		return
 	}
 	self := ops.FuncName(fn)
@@ -62,6 +66,9 @@ func checkWhole(pass *analysis.Pass, r *report.Reporter, res *ops.Result, sch *s
 				continue
 			}
 			found := otherWriters(sch, ww, stale, writers, self)
+			if len(found) == 0 && os.Getenv("IDEMLINT_WHOLEROW_ANY") != "" {
+				found = []staleWriter{{column: stale[0].column, writer: ops.ColumnWriter{Func: "ANY.ANY", Where: "-"}}}
+			}
 			if len(found) == 0 {
 				continue
 			}
@@ -200,8 +207,11 @@ func wholeMessage(sch *schema.Schema, rd *ops.ColumnRead, ww *ops.WholeWrite, fo
 		first = first[i+1:]
 	}
 	what := strings.Join(cols, ", ")
+	if len(cols) > maxColumns {
+		what = fmt.Sprintf("%s and %d more", strings.Join(cols[:maxColumns], ", "), len(cols)-maxColumns)
+	}
 	if table != "" {
-		what = table + " " + what
+		what += " of " + table
 	}
 	d := dialect.For(ww.Lib)
 	fix := d.PartialWrite
