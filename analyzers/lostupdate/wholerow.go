@@ -3,7 +3,6 @@ package lostupdate
 import (
 	"fmt"
 	"go/types"
-	"os"
 	"sort"
 	"strings"
 
@@ -14,7 +13,6 @@ import (
 	"github.com/idemlint/idemlint/analyzers/internal/ops"
 	"github.com/idemlint/idemlint/analyzers/internal/report"
 	"github.com/idemlint/idemlint/analyzers/internal/schema"
-	"github.com/idemlint/idemlint/analyzers/internal/ssaval"
 )
 
 // The whole-row rule: a write of every column of a model (GORM Save)
@@ -49,7 +47,7 @@ func checkWhole(pass *analysis.Pass, r *report.Reporter, res *ops.Result, sch *s
 		return // a test runs alone: nothing writes between its read and its write
 	}
 	writers := res.ColumnWriters()
-	if len(writers) == 0 && os.Getenv("IDEMLINT_WHOLEROW_ANY") == "" {
+	if len(writers) == 0 {
 		return
 	}
 	self := ops.FuncName(fn)
@@ -69,9 +67,6 @@ func checkWhole(pass *analysis.Pass, r *report.Reporter, res *ops.Result, sch *s
 				continue
 			}
 			found := otherWriters(sch, ww, stale, writers, self)
-			if len(found) == 0 && os.Getenv("IDEMLINT_WHOLEROW_ANY") != "" {
-				found = []staleWriter{{column: stale[0].column, writer: ops.ColumnWriter{Func: "ANY.ANY", Where: "-"}}}
-			}
 			if len(found) == 0 {
 				continue
 			}
@@ -95,19 +90,12 @@ type staleField struct{ field, column string }
 // column of the model but its primary key, the columns the library
 // stamps itself, and those fn stores on every path from the read to the
 // write. ok is false when fn changed no field in between (nothing of the
-// function's own is written: not this rule's) or the columns are not
-// known.
+// function's own is written: not this rule's), gave the model to code
+// that may change any field, or the columns are not known.
 func staleFields(sch *schema.Schema, fn *ssa.Function, rd *ops.ColumnRead, ww *ops.WholeWrite) ([]staleField, bool) {
-	changed, always := map[string]bool{}, map[string]bool{}
-	for _, st := range ops.FieldStores(fn, ww.ModelAddr) {
-		f := ssaval.FieldOf(st.Addr.(*ssa.FieldAddr))
-		if f == nil || !ops.Reaches(rd.Instr, st, nil) || !ops.Reaches(st, ww.Instr, nil) {
-			continue
-		}
-		changed[f.Name()] = true
-		if dominates(st, ww.Instr) {
-			always[f.Name()] = true
-		}
+	changed, always, ok := ops.FieldsSet(fn, ww.ModelAddr, rd.Instr, ww.Instr)
+	if !ok {
+		return nil, false // given to code that may change any field
 	}
 	if len(changed) == 0 {
 		return nil, false
@@ -140,23 +128,6 @@ func staleFields(sch *schema.Schema, fn *ssa.Function, rd *ops.ColumnRead, ww *o
 		out = append(out, f)
 	}
 	return out, len(out) > 0
-}
-
-// dominates reports whether the store st runs on every path to the
-// instruction at.
-func dominates(st *ssa.Store, at ssa.Instruction) bool {
-	if st.Block() == at.Block() {
-		for _, instr := range st.Block().Instrs {
-			switch instr {
-			case ssa.Instruction(st):
-				return true
-			case at:
-				return false
-			}
-		}
-		return false
-	}
-	return st.Block().Dominates(at.Block())
 }
 
 // otherWriters returns, per stale column, the writers of it in functions

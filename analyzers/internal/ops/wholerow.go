@@ -156,10 +156,10 @@ func (f *TableWriters) String() string {
 // ColumnWriters returns the column writers of the package and of every
 // package it imports (their TableWriters facts).
 func (r *Result) ColumnWriters() []ColumnWriter {
-	if r == nil || r.facts == nil {
+	if r == nil {
 		return nil
 	}
-	return r.facts.writers
+	return r.writers
 }
 
 // columnWriters collects the column writers of funcs (anonymous
@@ -282,4 +282,88 @@ func TestFunc(fn *ssa.Function) bool {
 		return strings.HasSuffix(f.Name(), "_test.go")
 	}
 	return false
+}
+
+// FieldsSet returns the fields of the struct at addr that fn changes
+// between the instructions read and write: those it stores (changed
+// ever, always on every path to the write), and those a copying helper
+// of the program given addr fills (c.Generate(&model): its FieldCopy
+// facts). ok is false when addr is given in between to another call
+// that is no database library's: it may change any field.
+func FieldsSet(fn *ssa.Function, addr ssa.Value, read, write ssa.Instruction) (changed, always map[string]bool, ok bool) {
+	changed, always = map[string]bool{}, map[string]bool{}
+	between := func(instr ssa.Instruction) bool {
+		return Reaches(read, instr, nil) && Reaches(instr, write, nil)
+	}
+	for _, st := range FieldStores(fn, addr) {
+		f := ssaval.FieldOf(st.Addr.(*ssa.FieldAddr))
+		if f == nil || !between(st) {
+			continue
+		}
+		changed[f.Name()] = true
+		if dominates(st, write) {
+			always[f.Name()] = true
+		}
+	}
+	var calls []ssa.CallInstruction
+	uses := []ssa.Value{addr}
+	if refs := addr.Referrers(); refs != nil {
+		for _, ref := range *refs {
+			switch x := ref.(type) {
+			case *ssa.MakeInterface, *ssa.ChangeType:
+				uses = append(uses, x.(ssa.Value))
+			}
+		}
+	}
+	for _, u := range uses {
+		if refs := u.Referrers(); refs != nil {
+			for _, ref := range *refs {
+				if c, isCall := ref.(ssa.CallInstruction); isCall && c != write && c.Parent() == fn && between(c) {
+					calls = append(calls, c)
+				}
+			}
+		}
+	}
+	for _, c := range calls {
+		if site, resolved := knowledge.Resolve(c.Common()); resolved && site.Row != nil {
+			continue // the library's own step (Model(&m), an association)
+		}
+		copies := copiesAt(c)
+		filled := false
+		for i, arg := range c.Common().Args {
+			if ssaval.Unwrap(arg) != ssaval.Unwrap(addr) {
+				continue
+			}
+			for _, cp := range copies {
+				if cp.To == i {
+					filled = true
+					changed[cp.ToField] = true
+					if dominates(c, write) {
+						always[cp.ToField] = true
+					}
+				}
+			}
+		}
+		if !filled {
+			return nil, nil, false
+		}
+	}
+	return changed, always, true
+}
+
+// dominates reports whether the instruction in runs on every path to
+// the instruction at.
+func dominates(in, at ssa.Instruction) bool {
+	if in.Block() == at.Block() {
+		for _, instr := range in.Block().Instrs {
+			switch instr {
+			case in:
+				return true
+			case at:
+				return false
+			}
+		}
+		return false
+	}
+	return in.Block().Dominates(at.Block())
 }
