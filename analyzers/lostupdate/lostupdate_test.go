@@ -69,5 +69,5 @@ func TestRelated(t *testing.T) {
 			assert.Contains(t, d.Related[0].Message, "the read: ")
 		}
 	}
-	assert.Equal(t, 85, n)
+	assert.Equal(t, 86, n)
 }
