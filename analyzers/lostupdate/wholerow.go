@@ -25,7 +25,8 @@ import (
 // change, made between this read and this write, is undone. So a stale
 // column is reported only when another writer of it is known (the
 // package's and its imports' ColumnWriters), and the message names it.
-// design.md, "lostupdate: whole-row writes", has the measurement.
+// design.md (the ops layer, "Whole-row writes and the other writers of a
+// column") has the measurement that chose this.
 
 // maxNamed bounds the other writers a message names.
 const maxNamed = 2
