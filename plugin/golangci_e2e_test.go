@@ -126,7 +126,7 @@ func TestGolangciE2E(t *testing.T) {
 				consumer = append(consumer, f)
 			}
 		}
-		require.Len(t, consumer, 3, "the fixture's three findings at the use cases' lines: %v", want)
+		require.Len(t, consumer, 4, "the fixture's four findings at the use cases' lines: %v", want)
 		assert.Equal(t, want, golangciFindings(t, gcl, config, dir))
 	})
 

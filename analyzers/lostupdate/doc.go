@@ -44,6 +44,29 @@
 // request's value rather than the decoded one is not derived from the
 // read.
 //
+// The same sub-rule reports a whole-row write of a stale copy: a write of
+// every column of a model (GORM Save(&m), or Updates(&m), with no Select,
+// Omit or Where step; gorp Update(&row); xorm Update(&bean) without Cols;
+// bun NewUpdate().Model(m) and go-pg Update() without Column or Set
+// steps), by the function or by a helper that writes its model parameter
+// whole, of a model the function read (itself, or through a helper
+// returning it) and changed some field of since. The columns not stored
+// on every path from the read to the write (its primary key and GORM's
+// UpdatedAt apart) are written back as they were read. That alone is
+// most CRUD code (First(&m); m.Name = req.Name; Save(&m)); it loses an
+// update when another function of the program changes one of those
+// columns: an UPDATE setting it (a status transition, an atomic
+// increment), GORM Update("c", v) or Updates(map) with that key, or a
+// field another function changes on a row it read and writes back. Only
+// then is it reported, and the message names that writer: a call of it
+// between this read and this write is undone. The writers are collected
+// per table from the package and every package it imports; tests are
+// neither reported nor writers. Without the other-writer condition the
+// comparison services gained 13 findings that could lose nothing (a
+// created_by no one else writes) beside the 13 it keeps (design.md).
+// A model given in between to a call that may change any field is not
+// known stale (a copying helper's fields count as changed).
+//
 // A read is a SELECT run by database/sql, sqlx or pgx (constant, or built
 // by squirrel or goqu with constant tables and columns; a goqu dataset's
 // own ScanStruct or ScanVal too) whose one row is
@@ -127,6 +150,21 @@
 //
 //	return db.Model(&a).UpdateColumn("views", gorm.Expr("views + ?", 1)).Error
 //
+// Reported, a whole-row Save while another function changes a column:
+//
+//	issue, err := s.store.GetByID(ctx, id) // First(&i)
+//	...
+//	issue.Name = *p.Name
+//	return s.store.Update(ctx, issue) // Save(i); reported here: state is written back as read
+//
+//	func (s *Store) Transition(ctx context.Context, id int64, state string) error {
+//		return s.db.WithContext(ctx).Model(&Issue{}).Where("id = ?", id).Update("state", state).Error
+//	}
+//
+// Silent: only the changed columns are written.
+//
+//	return db.Model(&Issue{}).Where("id = ?", id).Updates(map[string]any{"name": *p.Name}).Error
+//
 // Reported, raw SQL:
 //
 //	var balance int64
@@ -187,6 +225,9 @@
 //   - the value comes from another column or table, or from outside the
 //     database (a request field, time.Now, another service's figure), or
 //     is the value read, unchanged (a callback given only a copy);
+//   - a whole-row write of columns no other function writes, of a row
+//     the function built rather than read, or with Select (GORM), Cols
+//     (xorm) or Column (bun, go-pg) naming the columns written;
 //   - the row is versioned: noversion reports it instead. Versioned is
 //     decided once for both analyzers: a version column in the schema,
 //     GORM's optimisticlock.Version, a field named as the version-field

@@ -98,6 +98,7 @@ func check(pass *analysis.Pass, r *report.Reporter, res *ops.Result, sch *schema
 			break
 		}
 	}
+	checkWhole(pass, r, res, sch, vs, fn, reads, reported)
 }
 
 // match returns the column w writes, the load of the same column of the

@@ -13,7 +13,8 @@ var bunDialect = &Dialect{
 	ClaimInsert: func(cols string) string {
 		return fmt.Sprintf("insert with On(\"CONFLICT (%s) DO NOTHING\") and read the row when nothing was inserted, or catch the unique violation and re-read", cols)
 	},
-	LockRead: "read the row with .For(\"UPDATE\") in the transaction that writes it",
+	LockRead:     "read the row with .For(\"UPDATE\") in the transaction that writes it",
+	PartialWrite: "write only the changed columns (.Column(\"col\", ...) on the NewUpdate)",
 	AtomicUpdate: func(_ *ops.ColumnWrite, col, expr string) string {
 		return fmt.Sprintf("update it in SQL with .Set(%q, delta)", col+" = "+expr)
 	},

@@ -40,6 +40,10 @@ type Dialect struct {
 	// LockRead is lostupdate's other fix: how to read the row under a
 	// lock in the transaction that writes it.
 	LockRead string
+	// PartialWrite is lostupdate's fix for a whole-row write of a stale
+	// copy: how to write only the columns the function changed; "" when
+	// the library has no whole-row write.
+	PartialWrite string
 	// AtomicUpdate is lostupdate's fix when the value written is one
 	// operation on the old one: expr is its SQL form ("balance - ?").
 	AtomicUpdate func(w *ops.ColumnWrite, col, expr string) string

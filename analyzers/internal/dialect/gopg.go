@@ -21,7 +21,8 @@ var gopgDialect = &Dialect{
 		// conflict skipped is a nil error and RowsAffected() == 0.
 		return fmt.Sprintf("insert with OnConflict(\"(%s) DO NOTHING\") and read the row when RowsAffected() is 0, or catch the unique violation (pg.Error's IntegrityViolation()) and re-read", cols)
 	},
-	LockRead: "read the row with .For(\"UPDATE\") in the transaction that writes it (RunInTransaction)",
+	LockRead:     "read the row with .For(\"UPDATE\") in the transaction that writes it (RunInTransaction)",
+	PartialWrite: "write only the changed columns (.Column(\"col\", ...) before Update)",
 	AtomicUpdate: func(_ *ops.ColumnWrite, col, expr string) string {
 		return fmt.Sprintf("update it in SQL with .Set(%q, delta)", col+" = "+expr)
 	},

@@ -5,6 +5,7 @@ import (
 	"go/ast"
 	"go/format"
 	"go/token"
+	"go/types"
 	"strconv"
 	"strings"
 
@@ -23,7 +24,8 @@ var gormDialect = &Dialect{
 	ClaimInsert: func(string) string {
 		return "create with Clauses(clause.OnConflict{DoNothing: true}) and read the row when RowsAffected is 0, or catch gorm.ErrDuplicatedKey and re-read"
 	},
-	LockRead: "read the row with clause.Locking{Strength: \"UPDATE\"} in the transaction that writes it",
+	LockRead:     "read the row with clause.Locking{Strength: \"UPDATE\"} in the transaction that writes it",
+	PartialWrite: "write only the changed columns (Model(&m).Updates(map[string]any{...}), or Select(\"col\", ...) before Save)",
 	AtomicUpdate: func(w *ops.ColumnWrite, col, expr string) string {
 		if w.Model != nil && w.ModelAddr == nil {
 			// The generics API: gorm.G[T](db).Where(...).Update(ctx, ...).
@@ -92,11 +94,21 @@ func gormExecCount(call ssa.CallInstruction, site knowledge.Site) (ops.CountUse,
 	return gormCount(call), true
 }
 
-// gormWholeModel returns the model Save, or Updates(&m), writes whole.
+// gormWholeModel returns the model Save, or Updates(&m), writes whole:
+// not when a Select or Omit step chooses the columns, nor under a Where
+// step (a version predicate, or a compare-and-set on the old value).
 func gormWholeModel(site knowledge.Site) (ssa.Value, bool) {
 	row := site.Row
 	switch {
 	case gormOf(row.Func.Pkg) == nil || row.Func.Recv != "DB":
+		return nil, false
+	case !gormSteps(site.Receiver(), func(step knowledge.Site) bool {
+		switch step.Row.Func.Name {
+		case "Select", "Omit", "Where":
+			return false
+		}
+		return true
+	}):
 		return nil, false
 	case row.Func.Name == "Save":
 		return ssaval.Unwrap(site.RoleArg(knowledge.Model)), true
@@ -181,4 +193,14 @@ func (api *gormAPI) atomicFix(pass *analysis.Pass, w *ops.ColumnWrite, col strin
 		Message:   "update " + col + " atomically with " + gormName + ".Expr",
 		TextEdits: []analysis.TextEdit{{Pos: call.Args[1].Pos(), End: call.Args[1].End(), NewText: []byte(text)}},
 	}}
+}
+
+// gormStamped reports whether GORM sets the column of field itself on
+// every update: a field named UpdatedAt (GORM's convention) is set to the
+// current time by Save and Updates.
+func gormStamped(_ types.Type, field string) bool {
+	if i := strings.LastIndex(field, "."); i >= 0 {
+		field = field[i+1:]
+	}
+	return field == "UpdatedAt"
 }

@@ -57,6 +57,7 @@ func (api *gormAPI) library() *ops.Library {
 		Writes:     gormWritesOf,
 		Update:     gormUpdate,
 		WholeModel: gormWholeModel,
+		Stamped:    gormStamped,
 		Count:      gormExecCount,
 	}
 }

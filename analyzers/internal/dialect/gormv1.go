@@ -16,7 +16,8 @@ var gormV1Dialect = &Dialect{
 	ClaimInsert: func(cols string) string {
 		return fmt.Sprintf("create with Set(\"gorm:insert_option\", \"ON CONFLICT (%s) DO NOTHING\") and read the row when RowsAffected is 0, or catch the driver's unique violation and re-read", cols)
 	},
-	LockRead: "read the row with Set(\"gorm:query_option\", \"FOR UPDATE\") in the transaction that writes it",
+	LockRead:     "read the row with Set(\"gorm:query_option\", \"FOR UPDATE\") in the transaction that writes it",
+	PartialWrite: "write only the changed columns (Model(&m).Updates(map[string]interface{}{...}), or Select(\"col\", ...) before Save)",
 	AtomicUpdate: func(_ *ops.ColumnWrite, col, expr string) string {
 		return fmt.Sprintf("update it in SQL with UpdateColumn(%q, gorm.Expr(%q, delta))", col, expr)
 	},

@@ -18,7 +18,8 @@ var gorpDialect = &Dialect{
 	ClaimInsert: func(cols string) string {
 		return fmt.Sprintf("gorp's Insert has no conflict clause: insert with Exec(\"INSERT ... ON CONFLICT (%s) DO NOTHING\", ...) and read the row when RowsAffected() is 0, or catch the unique violation Insert returns and re-read", cols)
 	},
-	LockRead: "read the row with SelectOne(&row, \"SELECT ... FOR UPDATE\", ...) in the gorp Transaction (DbMap.Begin) that writes it",
+	LockRead:     "read the row with SelectOne(&row, \"SELECT ... FOR UPDATE\", ...) in the gorp Transaction (DbMap.Begin) that writes it",
+	PartialWrite: "write only the changed columns (an UPDATE ... SET of them with Exec)",
 	AtomicUpdate: func(w *ops.ColumnWrite, col, expr string) string {
 		table := w.Table
 		if table == "" {

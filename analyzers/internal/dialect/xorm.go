@@ -21,7 +21,8 @@ var xormDialect = &Dialect{
 	ClaimInsert: func(cols string) string {
 		return fmt.Sprintf("insert with Exec(\"INSERT ... ON CONFLICT (%s) DO NOTHING\", ...) and read the row when RowsAffected() is 0, or catch the driver's unique violation from Insert and re-read", cols)
 	},
-	LockRead: "read the row with ForUpdate() on the session that writes it, between Begin and Commit or in engine.Transaction",
+	LockRead:     "read the row with ForUpdate() on the session that writes it, between Begin and Commit or in engine.Transaction",
+	PartialWrite: "write only the changed columns (Cols(\"col\", ...) before Update)",
 	AtomicUpdate: func(_ *ops.ColumnWrite, col, expr string) string {
 		switch expr {
 		case col + " + ?":

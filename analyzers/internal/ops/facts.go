@@ -2,9 +2,11 @@ package ops
 
 import (
 	"errors"
+	"fmt"
 	"go/ast"
 	"go/token"
 	"go/types"
+	"path/filepath"
 	"reflect"
 	"sort"
 	"strings"
@@ -35,7 +37,7 @@ var FactsAnalyzer = &analysis.Analyzer{
 	Doc:        "summarise what each function does to the database and the network, for its callers in other packages",
 	Run:        report.Guard(runFacts),
 	Requires:   []*analysis.Analyzer{config.Analyzer, origin.Analyzer, schema.FactsAnalyzer},
-	FactTypes:  []analysis.Fact{new(Summary), new(Summarised), new(Wiring), new(CtxKeys)},
+	FactTypes:  []analysis.Fact{new(Summary), new(Summarised), new(Wiring), new(CtxKeys), new(TableWriters)},
 	ResultType: reflect.TypeFor[*Facts](),
 	// A package that does not compile gets no summaries, and its
 	// importers are analysed with what can be known (report.IllTyped).
@@ -61,6 +63,9 @@ type Facts struct {
 	// openSpans the functions of this package with open calls (wiring.go).
 	completions []*Completion
 	openSpans   []span
+	// writers are the column writers of the package and its imports
+	// (wholerow.go).
+	writers []ColumnWriter
 }
 
 func runFacts(pass *analysis.Pass) (any, error) {
@@ -146,6 +151,14 @@ func runFacts(pass *analysis.Pass) (any, error) {
 			exported = true
 		}
 	}
+	own := e.columnWriters(funcs, func(c ssa.CallInstruction) string {
+		p := pass.Fset.Position(c.Pos())
+		return fmt.Sprintf("%s:%d", filepath.Base(p.Filename), p.Line)
+	})
+	if len(own) > 0 {
+		pass.ExportPackageFact(&TableWriters{Writers: own})
+	}
+	facts.writers = append(own, importedWriters(pass)...)
 	var completed []string
 	facts.completions, completed = e.complete(pass, extractorFor)
 	if c, key := e.completeSelf(pass, src, funcs, open, facts.openSpans, extractorFor); key != "" {

@@ -50,6 +50,10 @@ type Library struct {
 	// WholeModel returns the model a save or update call writes whole
 	// (every column from the model's fields), for summaries.
 	WholeModel func(site knowledge.Site) (model ssa.Value, ok bool)
+	// Stamped reports whether the library sets the column of a field of
+	// model t itself on every update (GORM's UpdatedAt), so that a whole
+	// write does not write it back as read.
+	Stamped func(t types.Type, field string) bool
 	// Count says how the caller uses the affected-row count of a raw
 	// statement the library runs at site (GORM's db.Exec returns a
 	// *gorm.DB whose RowsAffected says it); ok is false where the result

@@ -51,6 +51,11 @@ type Result struct {
 	completions []*completed
 	openSpans   []span
 
+	// writers are the column writers of the package and its imports
+	// (wholerow.go); a completed consumer's are the binding package's,
+	// which imports it.
+	writers []ColumnWriter
+
 	// versioning is the package's versioned rule (versioning.go).
 	versioningOnce sync.Once
 	versioning     *Versioning
@@ -129,11 +134,14 @@ func runResult(pass *analysis.Pass) (any, error) {
 		return r, nil
 	}
 	r = newResult(facts.Funcs, facts.e)
-	r.facts, r.openSpans = facts, facts.openSpans
+	r.facts, r.openSpans, r.writers = facts, facts.openSpans, facts.writers
 	for _, c := range facts.completions {
 		done := &completed{Completion: c, plain: newResult(c.Funcs, c.plain)}
+		done.plain.writers = facts.writers
 		for _, x := range c.bound {
-			done.bound = append(done.bound, newResult(c.Funcs, x))
+			b := newResult(c.Funcs, x)
+			b.writers = facts.writers
+			done.bound = append(done.bound, b)
 		}
 		r.completions = append(r.completions, done)
 	}

@@ -71,7 +71,7 @@ func (e *extractor) writeSummary(fn *ssa.Function, s *Summary) *Summary {
 	}
 	var reads []ModelReadFact
 	for _, rd := range columnReads(e, fn) {
-		if rd.ModelAddr == nil || rd.Via != "" {
+		if rd.ModelAddr == nil {
 			continue
 		}
 		if _, ok := rd.ModelAddr.Type().Underlying().(*types.Pointer); !ok {
@@ -88,7 +88,10 @@ func (e *extractor) writeSummary(fn *ssa.Function, s *Summary) *Summary {
 		if p, ok := rd.Handle.(*ssa.Parameter); ok {
 			h = paramIndex(fn, p)
 		}
-		reads = append(reads, ModelReadFact{Result: res, ByValue: byValue, Lib: rd.Lib, Desc: rd.Desc, Handle: h})
+		// A helper's read returned again (a service's GetByID checking
+		// access around its store's): the read is the helper's, named
+		// with it.
+		reads = append(reads, ModelReadFact{Result: res, ByValue: byValue, Lib: rd.Lib, Desc: rd.Evidence(), Handle: h})
 	}
 	var writes []ModelWriteFact
 	for _, b := range fn.Blocks {
