@@ -194,6 +194,16 @@ func (e *extractor) columnWriters(funcs []*ssa.Function, where func(ssa.CallInst
 			}
 			return false
 		}
+		// storedBeforeRead: a store the read of the same struct then
+		// overwrites (t.CreateTime = now; db.First(&t)) changes nothing.
+		storedBeforeRead := func(addr ssa.Value, st *ssa.Store) bool {
+			for _, rd := range reads {
+				if rd.ModelAddr != nil && SameAddr(rd.ModelAddr, addr) && rd.Instr != nil && dominates(rd.Instr, st) {
+					return false
+				}
+			}
+			return true
+		}
 		for _, b := range fn.Blocks {
 			for _, instr := range b.Instrs {
 				call, ok := instr.(*ssa.Call)
@@ -217,8 +227,9 @@ func (e *extractor) columnWriters(funcs []*ssa.Function, where func(ssa.CallInst
 					}
 				}
 				for _, w := range e.callWrites(fn, call) {
-					if w.Field != "" && w.Column == "" && w.ModelAddr != nil && !w.Keyed && w.Store != nil && !readHere(w.ModelAddr) {
-						continue // a row built here, not one read and changed
+					if w.Field != "" && w.Column == "" && w.ModelAddr != nil && !w.Keyed && w.Store != nil &&
+						(!readHere(w.ModelAddr) || storedBeforeRead(w.ModelAddr, w.Store)) {
+						continue // a row built here, or a field the read overwrote: not one read and changed
 					}
 					cw := base
 					cw.Table, cw.Column, cw.Field, cw.Desc = w.Table, w.Column, w.Field, w.Evidence()
