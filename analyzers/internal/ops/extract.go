@@ -38,9 +38,9 @@ type extractor struct {
 	// alts are the interface methods with several implementations (at
 	// most maxAlternatives), for completions (wiring.go).
 	alts map[string][]*boundMethod
-	// chained are, for methods of a consumer this package completed with
-	// one variant, their summaries with the bindings (wiring.go): what a
-	// consumer of that consumer's own interface runs.
+	// chained are, for methods of a consumer this package completed,
+	// their summaries with the bindings, alike in every variant
+	// (wiring.go): what a consumer of that consumer's own interface runs.
 	chained map[*types.Func]*Summary
 	rx      *requestExt // requests and retries (request.go, retry.go)
 	rowx    *rowExt     // lookups and inserts (rows.go)
