@@ -53,7 +53,9 @@
 // the rows of Query scanned in a rows.Next loop too, or sqlx's Get into
 // it) is such a read, its fields holding the columns aligned with them,
 // and so is a function returning, as it is, what such a helper returned
-// (a use case's GetBook over its repository's Get). A
+// (a use case's GetBook over its repository's Get); the caller's own
+// UPDATE of the same key from such a read's field is a write too, and so
+// is a write helper given the struct an inline Scan filled. A
 // write is an UPDATE ... SET c = $n (squirrel's Set("c", v), goqu's
 // Set(goqu.Record{"c": v}) too; SET c = :c bound by sqlx's NamedExec
 // from the row read, its field changed in Go, or from a map literal) whose

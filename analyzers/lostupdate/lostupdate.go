@@ -182,7 +182,7 @@ func match(sch *schema.Schema, rd *ops.ColumnRead, w *ops.ColumnWrite) (string, 
 		})
 		return col, load, readAddr
 	case rd.Table != "" && w.Table != "" && strings.EqualFold(rd.Table, w.Table):
-		if !sameRow(rd.Keys, w.Keys) && !keyedByScan(rd, w.Keys) {
+		if !sameRow(rd.Keys, w.Keys) && !keyedByScan(rd, w.Keys) && !scannedInto(rd, w.ModelAddr) {
 			return "", nil, nil
 		}
 		var dests []ssa.Value
@@ -246,6 +246,21 @@ func keyedByScan(rd *ops.ColumnRead, keys []ops.KeyValue) bool {
 					return true
 				}
 			}
+		}
+	}
+	return false
+}
+
+// scannedInto reports whether the read scanned its row into fields of
+// the struct at addr, which a helper writing that struct's fields to its
+// own row is given (Scan(&b.ID, ..., &b.Quantity), then r.Update(&b)).
+func scannedInto(rd *ops.ColumnRead, addr ssa.Value) bool {
+	if addr == nil {
+		return false
+	}
+	for _, c := range rd.Cols {
+		if fa, ok := c.Addr.(*ssa.FieldAddr); ok && ops.SameAddr(fa.X, addr) {
+			return true
 		}
 	}
 	return false

@@ -71,5 +71,5 @@ func TestRelated(t *testing.T) {
 			assert.Contains(t, d.Related[0].Message, "the read: ")
 		}
 	}
-	assert.Equal(t, 80, n)
+	assert.Equal(t, 82, n)
 }

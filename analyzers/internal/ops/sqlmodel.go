@@ -254,3 +254,27 @@ func (r *ModelReadFact) sqlColumnOf(f string) (string, bool) {
 	}
 	return "", false
 }
+
+// fieldCols returns the columns a SQL read fact scanned into the fields
+// of the struct v points to, as the addresses of those fields (as sqlx's
+// Get destinations are made): the caller's own UPDATE of the same row
+// from b.Quantity matches them as an inline read's.
+func (r *ModelReadFact) fieldCols(v ssa.Value) []ReadCol {
+	ptr, ok := v.Type().Underlying().(*types.Pointer)
+	if !ok {
+		return nil
+	}
+	st, ok := ptr.Elem().Underlying().(*types.Struct)
+	if !ok {
+		return nil
+	}
+	var out []ReadCol
+	for j, f := range r.Fields {
+		for i := 0; i < st.NumFields(); i++ {
+			if st.Field(i).Name() == f && j < len(r.Columns) {
+				out = append(out, ReadCol{Column: r.Columns[j], Addr: &ssa.FieldAddr{X: v, Field: i}})
+			}
+		}
+	}
+	return out
+}

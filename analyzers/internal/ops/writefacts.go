@@ -277,6 +277,7 @@ func (e *extractor) helperReads(call *ssa.Call) []*ColumnRead {
 			// Scanned from SQL text: the columns are the fact's, the
 			// keys the caller's arguments bound in the WHERE.
 			rd.Table, rd.ColumnOf = r.Table, r.sqlColumnOf
+			rd.Cols = r.fieldCols(v)
 			for j, p := range r.KeyParams {
 				if p < len(args) && j < len(r.KeyColumns) {
 					rd.Keys = append(rd.Keys, KeyValue{Column: r.KeyColumns[j], Value: args[p]})
