@@ -24,8 +24,9 @@ import (
 // package's findings against that package's own // want comments) cannot
 // check them.
 var wiringFixtures = []string{
-	"./cleanarch/...", // use cases over their own repository interfaces; database/sql and GORM stores, one or two per interface; app binds them
-	"./dialectdb/...", // a database package's own Querier, one sqlc wrapper per dialect taking struct parameters; the cache calls it in transaction closures
+	"./cleanarch/...",          // use cases over their own repository interfaces; database/sql and GORM stores, one or two per interface; app binds them
+	"./lostupdate/library/...", // loan over book's UseCase over its Repository (an in-memory double only tests make), stock over its Store; database/sql and sqlx repositories scanning into the entity they return and updating from the entity given; app binds them
+	"./dialectdb/...",          // a database package's own Querier, one sqlc wrapper per dialect taking struct parameters; the cache calls it in transaction closures
 }
 
 // TestWiring runs the whole suite over each program, as the standalone

@@ -86,7 +86,14 @@
 // call of a function that returns a pointer to a model it
 // read that way, or the model itself by value (var m T; db.Find(&m);
 // return m, nil, the caller's variable holding it: a repository's Get,
-// through facts, across packages). A
+// through facts, across packages); a SQL SELECT by key scanned into the
+// fields of a struct the function returns (Scan(&b.ID, ..., &b.Quantity),
+// the rows of Query scanned in a rows.Next loop too, or sqlx's Get into
+// it) is such a read, its fields holding the columns aligned with them,
+// and so is a function returning, as it is, what such a helper returned
+// (a use case's GetBook over its repository's Get); the caller's own
+// UPDATE of the same key from such a read's field is a write too, and so
+// is a write helper given the struct an inline Scan filled. A
 // write is an UPDATE ... SET c = $n (squirrel's Set("c", v), goqu's
 // Set(goqu.Record{"c": v}) too; SET c = :c bound by sqlx's NamedExec
 // from the row read, its field changed in Go, or from a map literal) whose
@@ -112,8 +119,17 @@
 // <Name>Params; or a call of a function
 // that writes its model parameter whole that way (a repository's Save),
 // or writes the fields it sets from it to that model's row (a store's
-// UpdateOne(m).SetCount(m.Count)...Save(ctx) on ent's client: the
-// caller's changes to those fields).
+// UpdateOne(m).SetCount(m.Count)...Save(ctx) on ent's client, or an
+// UPDATE t SET c1 = ?, ... WHERE id = ? bound from the fields of its
+// struct parameter, its key included, with nothing else in the WHERE:
+// the caller's changes to those fields), or passes its parameter on to
+// such a function (less the fields it stores itself, a timestamp).
+// Through interfaces, a use case's call of another use case's interface
+// whose implementation calls a repository interface is completed by the
+// package that binds both (loan over book.UseCase over book.Repository).
+// An interface's one implementation in its own package counts only when
+// the package's own code makes one: an in-memory double only its tests
+// make leaves the interface to the program's binding.
 //
 // Several rows read at once by a set of keys (SELECT id, wallet FROM
 // users WHERE id = ANY($1), or id IN ($1, $2)) by database/sql or pgx
@@ -127,6 +143,7 @@
 // whose key the UPDATE pins). A path through a slice's elements, or an
 // entry whose key is not the one the write pins, is not of the same row
 // and stays silent.
+//
 // The columns of a GORM model's fields come from the schema layer, a bun
 // model's from its bun tags, a go-pg model's from its pg tags, a gorp
 // struct's from its db tags, an xorm bean's from its xorm tags.

@@ -192,7 +192,7 @@ func match(sch *schema.Schema, rd *ops.ColumnRead, w *ops.ColumnWrite) (string, 
 		if len(rd.Set) > 0 {
 			return matchSet(rd, w)
 		}
-		if !sameRow(rd.Keys, w.Keys) && !keyedByScan(rd, w.Keys) {
+		if !sameRow(rd.Keys, w.Keys) && !keyedByScan(rd, w.Keys) && !scannedInto(rd, w.ModelAddr) {
 			return "", ops.Derivation{}, nil
 		}
 		var dests []ssa.Value
@@ -304,6 +304,21 @@ func keyedByScan(rd *ops.ColumnRead, keys []ops.KeyValue) bool {
 					return true
 				}
 			}
+		}
+	}
+	return false
+}
+
+// scannedInto reports whether the read scanned its row into fields of
+// the struct at addr, which a helper writing that struct's fields to its
+// own row is given (Scan(&b.ID, ..., &b.Quantity), then r.Update(&b)).
+func scannedInto(rd *ops.ColumnRead, addr ssa.Value) bool {
+	if addr == nil {
+		return false
+	}
+	for _, c := range rd.Cols {
+		if fa, ok := c.Addr.(*ssa.FieldAddr); ok && ops.SameAddr(fa.X, addr) {
+			return true
 		}
 	}
 	return false

@@ -34,6 +34,11 @@ var fixtures = []string{
 	"./lostupdate/jsondoc",      // a JSON document column decoded, changed in place (a key, a field, a helper), encoded and written back: database/sql, pgx, GORM, xorm; rows read by = ANY into a map by id, written back per id (pgx v4); FOR UPDATE, jsonb_set, a version predicate, an unchanged round trip, a replaced document silent
 	"./lostupdate/wholerow",     // GORM: an issue read by a repository's GetByID, fields of a PATCH set, written whole by its Update (Save) while SetArchived and Transition change single columns; Updates(map), Select, a row built, a table no other function writes, FOR UPDATE in the transaction, a versioned model silent
 	"./lostupdate/callback",     // sqlx, database/sql, pgx, GORM: the row read (SELECT * by sqlx Get), converted, passed to the caller's callback and written back by the id read back; a FOR UPDATE on the pool; the lock in the writing transaction, a copy, other columns silent
+
+	// database/sql: a store's own Get (Query scanned into the entity in a
+	// rows.Next loop), a count changed in Go, its Update of the entity;
+	// the use cases over it are analyzers_test's TestWiring's.
+	"./lostupdate/library/repository",
 }
 
 // TestFix checks the suggested fixes against fix.go.golden.
@@ -71,5 +76,5 @@ func TestRelated(t *testing.T) {
 			assert.Contains(t, d.Related[0].Message, "the read: ")
 		}
 	}
-	assert.Equal(t, 97, n)
+	assert.Equal(t, 100, n)
 }

@@ -307,7 +307,7 @@ func blind(res *ops.Result, vs *ops.Versioning, guarded map[string]map[string]bo
 	}
 	for _, rd := range res.ColumnReads(w.fn) {
 		t := rd.Table
-		if rd.Model != nil {
+		if t == "" && rd.Model != nil {
 			t, _ = vs.Schema().Table(rd.Model)
 		}
 		if strings.EqualFold(t, w.table) && ops.Reaches(rd.Instr, u.Instr, nil) {

@@ -38,8 +38,12 @@ type extractor struct {
 	// alts are the interface methods with several implementations (at
 	// most maxAlternatives), for completions (wiring.go).
 	alts map[string][]*boundMethod
-	rx   *requestExt // requests and retries (request.go, retry.go)
-	rowx *rowExt     // lookups and inserts (rows.go)
+	// chained are, for methods of a consumer this package completed,
+	// their summaries with the bindings, alike in every variant
+	// (wiring.go): what a consumer of that consumer's own interface runs.
+	chained map[*types.Func]*Summary
+	rx      *requestExt // requests and retries (request.go, retry.go)
+	rowx    *rowExt     // lookups and inserts (rows.go)
 	// origin says which packages are the standard library's.
 	origin *origin.Packages
 	// gen holds, for the functions of the package asked about, the

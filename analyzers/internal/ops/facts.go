@@ -123,7 +123,7 @@ func runFacts(pass *analysis.Pass) (any, error) {
 	extractorFor := func(src sourcePackage, funcs []*ssa.Function) *extractor {
 		e := newExtractor(facts.Imported, networkFuncs, orig)
 		e.rx = newRequestExt(src.info, cfg, funcs)
-		e.impls = soleImpls(src.pkg, funcs)
+		e.impls = soleImpls(src.pkg, funcs, testOnlyTypes(src.files, src.info))
 		return e
 	}
 	e := extractorFor(src, funcs)
@@ -356,7 +356,7 @@ func createReferenced(prog *ssa.Program, src sourcePackage) {
 // implements (a generated gRPC XxxClient and its xxxClient stub, a
 // repository interface and its one store), it maps each method the
 // interface declares to the function implementing it.
-func soleImpls(pkg *types.Package, funcs []*ssa.Function) map[*types.Func]*ssa.Function {
+func soleImpls(pkg *types.Package, funcs []*ssa.Function, testOnly map[*types.TypeName]bool) map[*types.Func]*ssa.Function {
 	byObj := map[*types.Func]*ssa.Function{}
 	for _, fn := range funcs {
 		if obj, ok := fn.Object().(*types.Func); ok && fn.Parent() == nil {
@@ -364,7 +364,7 @@ func soleImpls(pkg *types.Package, funcs []*ssa.Function) map[*types.Func]*ssa.F
 		}
 	}
 	impls := map[*types.Func]*ssa.Function{}
-	for m, f := range soleImplMethods(pkg) {
+	for m, f := range soleImplMethods(pkg, testOnly) {
 		if fn := byObj[f]; fn != nil {
 			impls[m] = fn
 		}
@@ -374,7 +374,8 @@ func soleImpls(pkg *types.Package, funcs []*ssa.Function) map[*types.Func]*ssa.F
 
 // soleImplMethods is soleImpls on types: each method of an interface of
 // pkg with one implementation in pkg, mapped to the implementing method.
-func soleImplMethods(pkg *types.Package) map[*types.Func]*types.Func {
+// A type only the package's tests make (testOnly) implements nothing.
+func soleImplMethods(pkg *types.Package, testOnly map[*types.TypeName]bool) map[*types.Func]*types.Func {
 	var ifaces []*types.Named
 	var concrete []*types.Named
 	scope := pkg.Scope()
@@ -393,7 +394,9 @@ func soleImplMethods(pkg *types.Package) map[*types.Func]*types.Func {
 			}
 			continue
 		}
-		concrete = append(concrete, named)
+		if !testOnly[tn] {
+			concrete = append(concrete, named)
+		}
 	}
 	impls := map[*types.Func]*types.Func{}
 	for _, in := range ifaces {

@@ -297,7 +297,12 @@ func (e *extractor) binding(pkg *types.Package, prog *ssa.Program, mi *ssa.MakeI
 				bm.summary = func() *Summary { return e.summary(fn) }
 			}
 		} else if e.imported != nil {
-			bm.summary = func() *Summary { return e.imported(f) }
+			bm.summary = func() *Summary {
+				if s, ok := e.chained[f]; ok {
+					return s
+				}
+				return e.imported(f)
+			}
 		}
 		if bm.summary == nil {
 			bm.summary = func() *Summary { return nil }
@@ -364,6 +369,7 @@ func (e *extractor) complete(pass *analysis.Pass, newExtractor func(sourcePackag
 		}
 	}
 	sort.Slice(consumers, func(i, j int) bool { return consumers[i].Package.Path() < consumers[j].Package.Path() })
+	consumers = importsFirst(consumers)
 	for _, pf := range consumers {
 		var ifaces []string
 		for _, iface := range pf.Fact.(*Wiring).Open {
@@ -401,6 +407,7 @@ func (e *extractor) complete(pass *analysis.Pass, newExtractor func(sourcePackag
 			forgetCopies(funcs)
 			continue
 		}
+		e.chain(bound, funcs)
 		comps = append(comps, &Completion{Pkg: pf.Package, src: src, Funcs: funcs, plain: plain, bound: bound})
 	}
 	return comps, keys
@@ -519,7 +526,7 @@ func openCalls(pass *analysis.Pass, orig *origin.Packages) ([]string, []span) {
 	if !programPackage(pass) {
 		return nil, nil
 	}
-	sole := soleImplMethods(pass.Pkg)
+	sole := soleImplMethods(pass.Pkg, testOnlyTypes(pass.Files, pass.TypesInfo))
 	ifaces := map[string]bool{}
 	var at []token.Pos
 	for expr, sel := range pass.TypesInfo.Selections {
@@ -581,4 +588,82 @@ func mayComplete(deps []*Wiring) bool {
 		}
 	}
 	return false
+}
+
+// chain records the summaries bound, a consumer's extractors with this
+// package's bindings (one per variant), give the consumer's methods: a
+// use case over its repository interface (book.Service.GetBook over
+// book.Repository) that implements an interface another consumer calls
+// (loan over book.UseCase) then runs, for that consumer, what its
+// repository does. Only methods whose summary the bindings changed, to
+// the same summary in every variant (variants that differ in another
+// interface), are recorded.
+func (e *extractor) chain(bound []*extractor, funcs []*ssa.Function) {
+	if len(bound) == 0 || e.imported == nil {
+		return
+	}
+	for _, fn := range funcs {
+		obj, ok := fn.Object().(*types.Func)
+		if !ok || fn.Signature.Recv() == nil {
+			continue
+		}
+		s := bound[0].summary(fn)
+		if s.empty() || summaryText(s) == summaryText(e.imported(obj)) {
+			continue
+		}
+		if slices.ContainsFunc(bound[1:], func(x *extractor) bool { return summaryText(x.summary(fn)) != summaryText(s) }) {
+			continue
+		}
+		if e.chained == nil {
+			e.chained = map[*types.Func]*Summary{}
+		}
+		e.chained[obj] = s
+	}
+}
+
+// summaryText is s's text, "" for none.
+func summaryText(s *Summary) string {
+	if s == nil {
+		return ""
+	}
+	return s.String()
+}
+
+// importsFirst orders consumers so that a package comes after every
+// consumer it imports, directly or not: a consumer completed first
+// lends its completed summaries (chain) to its importers'.
+func importsFirst(consumers []analysis.PackageFact) []analysis.PackageFact {
+	imports := func(a, b *types.Package) bool {
+		seen := map[*types.Package]bool{}
+		var walk func(p *types.Package) bool
+		walk = func(p *types.Package) bool {
+			for _, q := range p.Imports() {
+				if q == b {
+					return true
+				}
+				if !seen[q] {
+					seen[q] = true
+					if walk(q) {
+						return true
+					}
+				}
+			}
+			return false
+		}
+		return walk(a)
+	}
+	var out []analysis.PackageFact
+	left := slices.Clone(consumers)
+	for len(left) > 0 {
+		pick := 0
+		for i, c := range left {
+			if !slices.ContainsFunc(left, func(d analysis.PackageFact) bool { return d.Package != c.Package && imports(c.Package, d.Package) }) {
+				pick = i
+				break
+			}
+		}
+		out = append(out, left[pick])
+		left = slices.Delete(left, pick, pick+1)
+	}
+	return out
 }

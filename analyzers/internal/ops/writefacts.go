@@ -24,6 +24,15 @@ type ModelReadFact struct {
 	Desc    string
 	// Handle is the parameter holding the handle read on, or -1.
 	Handle int
+	// For a read of SQL text scanned into the fields of the struct
+	// returned (sqlmodel.go): its Table, the Fields scanned, each from
+	// the column of the same index in Columns, and the parameters
+	// (KeyParams) its WHERE binds the columns KeyColumns to.
+	Table      string
+	Fields     []string
+	Columns    []string
+	KeyColumns []string
+	KeyParams  []int
 }
 
 // A ModelWriteFact says that a function writes every column of the
@@ -51,6 +60,9 @@ func (s *Summary) writeParts() []string {
 		if r.ByValue {
 			value = " by value"
 		}
+		if len(r.Fields) > 0 {
+			value += " " + r.Table + " " + strings.Join(r.Fields, ",")
+		}
 		parts = append(parts, fmt.Sprintf("model-read(r%d %s%s)", r.Result, r.Lib, value))
 	}
 	for _, w := range s.ModelWrites {
@@ -71,6 +83,16 @@ func (e *extractor) writeSummary(fn *ssa.Function, s *Summary) *Summary {
 	}
 	var reads []ModelReadFact
 	for _, rd := range columnReads(e, fn) {
+		if r, ok := sqlModelRead(fn, rd); ok {
+			reads = append(reads, r)
+			continue
+		}
+		if call, ok := rd.Instr.(*ssa.Call); ok && rd.Via != "" {
+			if r, ok := passedModelRead(fn, rd, e.callSummary(call)); ok {
+				reads = append(reads, r)
+				continue
+			}
+		}
 		if rd.ModelAddr == nil {
 			continue
 		}
@@ -124,6 +146,8 @@ func (e *extractor) writeSummary(fn *ssa.Function, s *Summary) *Summary {
 		}
 	}
 	writes = append(writes, e.paramFieldWrites(fn)...)
+	writes = append(writes, e.sqlParamFieldWrites(fn)...)
+	writes = append(writes, e.passedFieldWrites(fn)...)
 	if len(reads) == 0 && len(writes) == 0 {
 		return s
 	}
@@ -252,7 +276,17 @@ func (e *extractor) helperReads(call *ssa.Call) []*ColumnRead {
 		if r.Handle >= 0 && r.Handle < len(args) {
 			rd.Handle = Root(args[r.Handle])
 		}
-		if l := libraryNamed(r.Lib); l != nil && l.ModelColumns != nil {
+		if len(r.Fields) > 0 {
+			// Scanned from SQL text: the columns are the fact's, the
+			// keys the caller's arguments bound in the WHERE.
+			rd.Table, rd.ColumnOf = r.Table, r.sqlColumnOf
+			rd.Cols = r.fieldCols(v)
+			for j, p := range r.KeyParams {
+				if p < len(args) && j < len(r.KeyColumns) {
+					rd.Keys = append(rd.Keys, KeyValue{Column: r.KeyColumns[j], Value: args[p]})
+				}
+			}
+		} else if l := libraryNamed(r.Lib); l != nil && l.ModelColumns != nil {
 			rd.Table, rd.ColumnOf = l.ModelColumns(call.Parent(), model)
 		}
 		out = append(out, rd)

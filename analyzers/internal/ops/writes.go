@@ -180,7 +180,11 @@ func (e *extractor) sqlRead(call *ssa.Call, site knowledge.Site) *ColumnRead {
 		// sqlx Get(&v, ...) scans the row itself.
 		rd.Cols = append(rd.Cols, destCols(stmt, ssaval.Unwrap(dest))...)
 	}
-	for _, ref := range *call.Referrers() {
+	refs := *call.Referrers()
+	if rows := ResultValue(call, 0); rows != nil && rows != ssa.Value(call) {
+		refs = append(refs[:len(refs):len(refs)], *rows.Referrers()...)
+	}
+	for _, ref := range refs {
 		scan := scanCallOn(ref, call)
 		if scan == nil {
 			continue
@@ -321,7 +325,17 @@ func scanCallOn(ref ssa.Instruction, q *ssa.Call) *ssa.Call {
 	if !ok || site.Row == nil || site.Row.Kind != knowledge.Scan {
 		return nil
 	}
-	if recv := site.Receiver(); recv == nil || ssaval.Unwrap(recv) != q {
+	recv := site.Receiver()
+	if recv == nil {
+		return nil
+	}
+	r := ssaval.Unwrap(recv)
+	// The rows of Query (rows, err := ...; for rows.Next() { rows.Scan }):
+	// a lookup by key reads one row at most, scanned in the loop.
+	if x, ok := r.(*ssa.Extract); ok && x.Tuple == q && x.Index == 0 {
+		r = q
+	}
+	if r != q {
 		return nil
 	}
 	return c
