@@ -2,6 +2,7 @@ package ops
 
 import (
 	"go/token"
+	"go/types"
 
 	"golang.org/x/tools/go/ssa"
 
@@ -20,10 +21,16 @@ import (
 // value in between (CodecChange).
 
 // decodedInto returns the encodings a Decode call fills the address addr
-// from (json.Unmarshal(b, &m): b), recording each call in decodes.
-func decodedInto(addr ssa.Value, decodes map[ssa.Value]*ssa.Call) []ssa.Value {
+// from (json.Unmarshal(b, &m): b), recording each call in decodes. With
+// at, the load of addr being followed, a Decode whose value a later store
+// of the whole variable replaces on every path to at (conf = Config{...}
+// from the request after the Unmarshal) is not what at reads.
+func decodedInto(addr ssa.Value, decodes map[ssa.Value]*ssa.Call, at ssa.Instruction) []ssa.Value {
 	var out []ssa.Value
 	for _, call := range decodesOf(addr) {
+		if at != nil && replacedAfter(addr, call, at) {
+			continue
+		}
 		site, _ := knowledge.Resolve(call.Common())
 		src := site.RoleArg(knowledge.Encoded)
 		if _, ok := site.Row.Param(knowledge.Encoded); !ok {
@@ -260,4 +267,37 @@ func addrRoot(addr ssa.Value) ssa.Value {
 		}
 	}
 	return addr
+}
+
+// replacedAfter reports whether a store of the whole variable at addr
+// runs after call and before at on every path (dominated by the one,
+// dominating the other).
+func replacedAfter(addr ssa.Value, call *ssa.Call, at ssa.Instruction) bool {
+	refs := addr.Referrers()
+	if refs == nil {
+		return false
+	}
+	between := func(st *ssa.Store) bool { return dominates(call, st) && dominates(st, at) }
+	fields := map[int]bool{}
+	for _, ref := range *refs {
+		switch x := ref.(type) {
+		case *ssa.Store:
+			if x.Addr == addr && between(x) {
+				return true
+			}
+		case *ssa.FieldAddr:
+			// A literal assigned in place stores each field.
+			for _, use := range *x.Referrers() {
+				if st, ok := use.(*ssa.Store); ok && st.Addr == x && between(st) {
+					fields[x.Field] = true
+				}
+			}
+		}
+	}
+	ptr, ok := addr.Type().Underlying().(*types.Pointer)
+	if !ok {
+		return false
+	}
+	st, ok := ptr.Elem().Underlying().(*types.Struct)
+	return ok && st.NumFields() > 0 && len(fields) == st.NumFields()
 }

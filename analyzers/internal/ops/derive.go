@@ -99,7 +99,7 @@ func derivedFrom(v ssa.Value, match func(addr ssa.Value) bool, depth int) Deriva
 					return found(x, x)
 				}
 				push(v, storedInto(x.X)...)
-				push(v, decodedInto(x.X, decodes)...)
+				push(v, decodedInto(x.X, decodes, x)...)
 				if fa, ok := x.X.(*ssa.FieldAddr); ok {
 					// A field of a struct the read filled whole (a
 					// sql.NullString's String).
@@ -164,7 +164,7 @@ func derivedFrom(v ssa.Value, match func(addr ssa.Value) bool, depth int) Deriva
 				return found(&ssa.UnOp{Op: token.MUL, X: v}, v)
 			}
 			push(v, storedInto(v)...)
-			push(v, decodedInto(v, decodes)...)
+			push(v, decodedInto(v, decodes, nil)...)
 		}
 	}
 	return Derivation{}
