@@ -89,7 +89,7 @@ func isID(e *extractor, v ssa.Value, depth int) bool {
 				continue
 			}
 			if s, ok := a.(*ssa.Slice); ok {
-				for _, op := range sliceOperands(s) {
+				for _, op := range SliceValues(s) {
 					if !isID(e, op, depth+1) {
 						return false
 					}

@@ -34,6 +34,17 @@ func flagTest(op *RowOp, phi *ssa.Phi) (int, bool) {
 	if len(nothing) == 0 {
 		return 0, false
 	}
+	// inNothing: the edge's predecessor runs only on a found-nothing
+	// branch.
+	inNothing := func(i int) bool {
+		pred := phi.Block().Preds[i]
+		for _, n := range nothing {
+			if n.Dominates(pred) {
+				return true
+			}
+		}
+		return false
+	}
 	var notFoundValue *bool
 	sawOther := false
 	for i, e := range phi.Edges {
@@ -42,15 +53,7 @@ func flagTest(op *RowOp, phi *ssa.Phi) (int, bool) {
 			return 0, false
 		}
 		b := constant.BoolVal(c.Value)
-		pred := phi.Block().Preds[i]
-		inNothing := false
-		for _, n := range nothing {
-			if n.Dominates(pred) {
-				inNothing = true
-				break
-			}
-		}
-		if !inNothing {
+		if !inNothing(i) {
 			sawOther = true
 			continue
 		}
@@ -64,15 +67,7 @@ func flagTest(op *RowOp, phi *ssa.Phi) (int, bool) {
 	}
 	// Every edge from outside the branch must carry the other value.
 	for i, e := range phi.Edges {
-		pred := phi.Block().Preds[i]
-		inNothing := false
-		for _, n := range nothing {
-			if n.Dominates(pred) {
-				inNothing = true
-				break
-			}
-		}
-		if !inNothing && constant.BoolVal(e.(*ssa.Const).Value) == *notFoundValue {
+		if !inNothing(i) && constant.BoolVal(e.(*ssa.Const).Value) == *notFoundValue {
 			return 0, false
 		}
 	}

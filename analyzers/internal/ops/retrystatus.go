@@ -75,7 +75,7 @@ func statusCodeOf(v ssa.Value) (code ssa.Value, text bool) {
 			return conv.X, true
 		}
 	case isFunc(call, "fmt", "Sprint") || isFunc(call, "fmt", "Sprintf"):
-		operands := sliceOperands(args[len(args)-1])
+		operands := SliceValues(args[len(args)-1])
 		if len(operands) != 1 {
 			return nil, false
 		}
@@ -110,32 +110,6 @@ func isConstInt(v ssa.Value, n int64) bool {
 	}
 	got, exact := constant.Int64Val(c.Value)
 	return exact && got == n
-}
-
-// sliceOperands returns the values stored into a variadic slice built in
-// place (fmt's ...any), or nil.
-func sliceOperands(v ssa.Value) []ssa.Value {
-	s, ok := v.(*ssa.Slice)
-	if !ok {
-		return nil
-	}
-	alloc, ok := s.X.(*ssa.Alloc)
-	if !ok {
-		return nil
-	}
-	var out []ssa.Value
-	for _, ref := range *alloc.Referrers() {
-		ia, ok := ref.(*ssa.IndexAddr)
-		if !ok {
-			continue
-		}
-		for _, r := range *ia.Referrers() {
-			if st, ok := r.(*ssa.Store); ok && st.Addr == ia {
-				out = append(out, st.Val)
-			}
-		}
-	}
-	return out
 }
 
 // statusValues returns the values of call's results that carry a
