@@ -20,6 +20,7 @@ import (
 	"net/http"
 	"reflect"
 	"regexp"
+	"slices"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
@@ -71,7 +72,14 @@ type Settings struct {
 	// as NetworkFuncs: the requests they make, themselves or through
 	// helpers, are not reported as retried.
 	IdempotentFuncs []string `json:"idempotent-funcs,omitempty" yaml:"idempotent-funcs"`
+	// Enable lists opt-in sub-rules to report (OptInRules), which the
+	// analyzers leave out by default because their findings are right
+	// less often than the default rules'.
+	Enable []string `json:"enable,omitempty" yaml:"enable"`
 }
+
+// OptInRules are the sub-rules reported only when Enable names them.
+var OptInRules = []string{"retrypost/unknown-effect"}
 
 // Config is the configuration in force for one package.
 type Config struct {
@@ -91,6 +99,7 @@ type Config struct {
 	NetworkFuncs       []string
 	RetryFuncs         []string
 	IdempotentFuncs    []string
+	Enable             []string // opt-in sub-rules
 
 	// Err is the configuration problem of the package, an *Error; the
 	// other fields are then the defaults and the driver's settings, and
@@ -159,10 +168,18 @@ func (s *Settings) Validate() error {
 		{"network-funcs", validateEach(s.NetworkFuncs, validateFuncName)},
 		{"retry-funcs", validateEach(s.RetryFuncs, validateFuncName)},
 		{"idempotent-funcs", validateEach(s.IdempotentFuncs, validateFuncName)},
+		{"enable", validateEach(s.Enable, validateOptIn)},
 	} {
 		if check.err != nil {
 			return &Error{Setting: check.name, Err: check.err}
 		}
+	}
+	return nil
+}
+
+func validateOptIn(rule string) error {
+	if !slices.Contains(OptInRules, rule) {
+		return fmt.Errorf("%q is not an opt-in rule (known: %s)", rule, strings.Join(OptInRules, ", "))
 	}
 	return nil
 }
@@ -291,6 +308,7 @@ func resolve(root, file string, fromFile, fromDriver Settings) *Config {
 		NetworkFuncs:    pickList(fromDriver.NetworkFuncs, fromFile.NetworkFuncs),
 		RetryFuncs:      pickList(fromDriver.RetryFuncs, fromFile.RetryFuncs),
 		IdempotentFuncs: pickList(fromDriver.IdempotentFuncs, fromFile.IdempotentFuncs),
+		Enable:          pickList(fromDriver.Enable, fromFile.Enable),
 	}
 	for _, p := range pickList(fromDriver.Schema, fromFile.Schema) {
 		c.Schema = append(c.Schema, absFrom(root, p))

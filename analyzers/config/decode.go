@@ -55,6 +55,7 @@ var settings = []setting{
 	{name: "network-funcs", list: func(s *Settings) *[]string { return &s.NetworkFuncs }},
 	{name: "retry-funcs", list: func(s *Settings) *[]string { return &s.RetryFuncs }},
 	{name: "idempotent-funcs", list: func(s *Settings) *[]string { return &s.IdempotentFuncs }},
+	{name: "enable", list: func(s *Settings) *[]string { return &s.Enable }},
 }
 
 // Names lists the settings, in the order of the Settings fields.

@@ -28,6 +28,8 @@ func RegisterFlags(fs *flag.FlagSet) {
 		"retry-funcs", "comma-separated functions that retry their func argument, e.g. example.com/retry.Do")
 	fs.Var(&listFlag{set: func(s *Settings) *[]string { return &s.IdempotentFuncs }},
 		"idempotent-funcs", "comma-separated functions whose POST or PATCH requests change nothing when repeated, e.g. (*example.com/sso.Client).RedirectURL")
+	fs.Var(&listFlag{set: func(s *Settings) *[]string { return &s.Enable }},
+		"enable", "comma-separated opt-in sub-rules to report: "+strings.Join(OptInRules, ", "))
 }
 
 // setDriverField applies one flag to the driver settings, validating the

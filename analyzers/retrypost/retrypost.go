@@ -3,12 +3,14 @@ package retrypost
 import (
 	_ "embed"
 	"go/token"
+	"slices"
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ssa"
 
 	// The libraries' hooks, registered with ops (dialect.Dialect.Ops).
 	_ "github.com/idemlint/idemlint/analyzers/internal/dialect"
+	"github.com/idemlint/idemlint/analyzers/config"
 	"github.com/idemlint/idemlint/analyzers/internal/ops"
 	"github.com/idemlint/idemlint/analyzers/internal/report"
 )
@@ -22,7 +24,7 @@ var Analyzer = &analysis.Analyzer{
 	Name:     "retrypost",
 	Doc:      report.Doc(doc, "retrypost"),
 	URL:      report.URL("retrypost"),
-	Requires: []*analysis.Analyzer{ops.Analyzer},
+	Requires: []*analysis.Analyzer{config.Analyzer, ops.Analyzer},
 	Run:      report.Guard(run),
 	// The package's own type errors are the driver's to report; with
 	// RunDespiteErrors its importers still get this package's facts.
@@ -32,12 +34,21 @@ var Analyzer = &analysis.Analyzer{
 // fix is the advice every finding ends with.
 const fix = "derive the key once from the business operation and send it on every attempt, or do not retry"
 
+// unknownEffect is the opt-in sub-rule for a request retried without a
+// key that nothing shows to create (config.OptInRules).
+const unknownEffect = "unknown-effect"
+
 func run(pass *analysis.Pass) (any, error) {
+	cfg, _ := pass.ResultOf[config.Analyzer].(*config.Config)
+	optIn := cfg != nil && slices.Contains(cfg.Enable, "retrypost/"+unknownEffect)
 	return ops.Analyze(pass, func(r *report.Reporter, res *ops.Result) func(*ssa.Function) {
 		return func(fn *ssa.Function) {
 			seen := map[token.Pos]bool{}
 			for _, s := range res.RetriedSends(fn) {
 				rule, retry := decide(s)
+				if rule == unknownEffect && !optIn {
+					continue
+				}
 				if rule == "" || seen[s.Pos] {
 					continue
 				}
@@ -57,8 +68,11 @@ func run(pass *analysis.Pass) (any, error) {
 // that breaks it (the first that does, in the order ops lists them), or
 // "" when none does: a request performed once however often it is sent
 // (not POST or PATCH, a stripe-go read) is safe to retry; one without a
-// key breaks nokey, one whose key is made on every attempt freshkey; a key
-// fixed before the first attempt makes the retry safe, and one that
+// key breaks nokey when the code shows it creates something (ops'
+// Created), and unknown-effect otherwise, since a POST may only read and
+// only the server knows; one whose key is made on every attempt breaks
+// freshkey, whatever it does, since the key says the repeat matters; a
+// key fixed before the first attempt makes the retry safe, and one that
 // cannot be seen suppresses.
 func decide(s ops.RetriedSend) (string, ops.Retrial) {
 	if !s.NonIdempotent {
@@ -67,6 +81,9 @@ func decide(s ops.RetriedSend) (string, ops.Retrial) {
 	for _, r := range s.Retries {
 		switch r.Key {
 		case ops.AttemptKeyNone:
+			if s.Created == "" {
+				return unknownEffect, r
+			}
 			return "nokey", r
 		case ops.AttemptKeyEach:
 			return "freshkey", r
@@ -84,6 +101,10 @@ func message(s ops.RetriedSend, rule string, r ops.Retrial) string {
 	if s.Stripe {
 		what = "without an idempotency key of its own (stripe-go makes a new one on every call)"
 	}
-	return s.Request + " is retried by " + r.By + " " + what +
+	if rule == unknownEffect {
+		return s.Request + " is retried by " + r.By + " " + what +
+			": if the server creates something for it (nothing here shows whether: no 201 Created expected, no Location read), an attempt whose response was lost is performed again; " + fix
+	}
+	return s.Request + " is retried by " + r.By + " " + what + ", and " + s.Created +
 		": an attempt whose response was lost has already been performed, and the retry performs it again; " + fix
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 	"golang.org/x/tools/go/analysis/analysistest"
 
+	"github.com/idemlint/idemlint/analyzers/config"
 	"github.com/idemlint/idemlint/analyzers/internal/testutil"
 	"github.com/idemlint/idemlint/analyzers/retrypost"
 )
@@ -18,13 +19,28 @@ var packages = []string{
 	"./retrypost/alerting", "./retrypost/transport",
 }
 
+// withUnknownEffect turns on the opt-in retrypost/unknown-effect, which
+// most fixtures, about how requests are retried, are reported by.
+func withUnknownEffect(t *testing.T) {
+	require.NoError(t, config.SetDriver(config.Settings{Enable: []string{"retrypost/unknown-effect"}}))
+	t.Cleanup(func() { require.NoError(t, config.SetDriver(config.Settings{})) })
+}
+
 func Test(t *testing.T) {
+	withUnknownEffect(t)
 	analysistest.Run(t, testutil.Fixtures(t), retrypost.Analyzer, packages...)
+}
+
+// TestDefault runs the default rules alone: a request retried without a
+// key is reported only where the code shows that it creates something.
+func TestDefault(t *testing.T) {
+	analysistest.Run(t, testutil.Fixtures(t), retrypost.Analyzer, "./retrypost/creates")
 }
 
 // TestRelated checks what // want cannot: each finding points at what
 // retries the request, in the same file, at or before the finding.
 func TestRelated(t *testing.T) {
+	withUnknownEffect(t)
 	results := analysistest.Run(t, testutil.Fixtures(t), retrypost.Analyzer, packages...)
 	found := map[string]int{}
 	for _, res := range results {
@@ -40,5 +56,5 @@ func TestRelated(t *testing.T) {
 			assert.True(t, strings.HasSuffix(d.Message, "derive the key once from the business operation and send it on every attempt, or do not retry"), d.Message)
 		}
 	}
-	assert.Equal(t, map[string]int{"retrypost/nokey": 34, "retrypost/freshkey": 12}, found)
+	assert.Equal(t, map[string]int{"retrypost/nokey": 2, "retrypost/unknown-effect": 32, "retrypost/freshkey": 12}, found)
 }

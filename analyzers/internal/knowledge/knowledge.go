@@ -78,6 +78,8 @@ const (
 	NewRequest // builds a request (net/http NewRequest; the method is an argument)
 	SetHeader  // sets a request header (an idempotency key when the name says so)
 	SetIdemKey // sets an idempotency key by API (stripe Params.SetIdempotencyKey)
+	GetHeader  // reads a header of a response (or request): Header.Get, Values
+	Location   // reads the Location a create answers with: Response.Location
 	Dial       // opens a network connection
 	Eval       // runs a server-side script (Redis EVAL, Script.Run): what it does is in its source
 	NewHandle  // makes a handle later calls use, doing no I/O: a client (resty.New), lock (redsync NewMutex), script (redis.NewScript) or task (gocron.NewTask)
@@ -122,6 +124,7 @@ var kindNames = [...]string{
 	Scan: "scan", RowsAffected: "rows-affected", ErrorCheck: "error-check",
 	Begin: "begin", Commit: "commit", Rollback: "rollback", TxFunc: "tx-func", Savepoint: "savepoint",
 	Request: "request", NewRequest: "new-request", SetHeader: "set-header", SetIdemKey: "set-idempotency-key",
+	GetHeader: "get-header", Location: "location",
 	Retry: "retry", RetryClient: "retry-client", RetryConfig: "retry-config", Dial: "dial",
 	TTLLockAcquire: "ttl-lock-acquire", TTLLockRelease: "ttl-lock-release", TTLLockExtend: "ttl-lock-extend",
 	FenceToken: "fence-token", Schedule: "schedule", Fresh: "fresh", Wait: "wait", CtxValue: "context-value",

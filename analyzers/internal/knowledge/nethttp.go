@@ -45,6 +45,12 @@ var netHTTP = library{
 		{Func: method(httpPkg, "Header", "Set"), Kind: SetHeader, Params: []Param{p(0, HeaderName), p(1, HeaderValue)}},
 		{Func: method(httpPkg, "Header", "Add"), Kind: SetHeader, Params: []Param{p(0, HeaderName), p(1, HeaderValue)}},
 
+		// What a response says: a create answers 201 with the Location of
+		// what it made.
+		{Func: method(httpPkg, "Header", "Get"), Kind: GetHeader, Params: []Param{p(0, HeaderName)}},
+		{Func: method(httpPkg, "Header", "Values"), Kind: GetHeader, Params: []Param{p(0, HeaderName)}},
+		{Func: method(httpPkg, "Response", "Location"), Kind: Location},
+
 		// Mail: every command of an SMTP session is a round trip to the
 		// server. NewClient reads the server's greeting from conn.
 		{Func: fn(smtpPkg, "SendMail"), Kind: Request, Params: []Param{p(0, URL), p(4, Body)}},

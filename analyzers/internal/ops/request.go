@@ -171,6 +171,9 @@ type Send struct {
 	// Stripe is whether stripe-go sends it: without a key of its own, it
 	// makes a new one on every call.
 	Stripe bool
+	// Created says what shows that it creates something on the server
+	// ("it expects 201 Created"), "" when nothing does.
+	Created string
 }
 
 // A ParamKey says that a function sets an idempotency key on the request
@@ -202,6 +205,7 @@ type send struct {
 	reqParam    *ssa.Parameter // the request is this parameter
 	key         keyInfo
 	inner       string // the helper retries it itself (Send.Retry)
+	created     string // what shows it creates something (createdBy), "" nothing
 }
 
 // desc names the request for messages: "POST .../v1/payouts via
@@ -259,6 +263,14 @@ func stripeMutates(f knowledge.Func) bool {
 		return true
 	}
 	return false
+}
+
+// stripeVerb names what a stripe-go call that stripeMutates does.
+func stripeVerb(name string) string {
+	if name == "New" {
+		return "create"
+	}
+	return strings.ToLower(name)
 }
 
 // sendsIn returns the requests fn sends, in instruction order.
@@ -398,6 +410,10 @@ func (e *extractor) librarySend(fn *ssa.Function, call ssa.CallInstruction, site
 	if reqv != nil {
 		s.key = e.keyOf(fn, roots, clientRootsOf(e, site))
 	}
+	s.created = e.createdBy(call)
+	if s.stripe && s.created == "" {
+		s.created = "it is a stripe-go " + stripeVerb(row.Func.Name)
+	}
 	return s
 }
 
@@ -410,7 +426,10 @@ func (e *extractor) helperSend(fn *ssa.Function, call ssa.CallInstruction, name 
 		}
 		return nil
 	}
-	s := &send{call: call, via: hs.Via, helper: name, stripe: hs.Stripe, method: hs.Method, url: hs.URL, inner: hs.Retry}
+	s := &send{call: call, via: hs.Via, helper: name, stripe: hs.Stripe, method: hs.Method, url: hs.URL, inner: hs.Retry, created: hs.Created}
+	if s.created == "" {
+		s.created = e.createdBy(call)
+	}
 	var roots []ssa.Value
 	if hs.ReqParam >= 0 {
 		if a := arg(hs.ReqParam); a != nil {

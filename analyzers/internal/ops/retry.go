@@ -147,6 +147,9 @@ type RetriedSend struct {
 	// Stripe is whether stripe-go sends it: without a key of its own, it
 	// makes a new one on every call.
 	Stripe bool
+	// Created says what in the code shows that it creates something on
+	// the server, "" when nothing does (createevidence.go).
+	Created string
 	// Retries lists what retries it, each with what it does to the key:
 	// for a request sent in the function, a retrying client, the retry
 	// inside the helper that sends it, the loop around it, the retry
@@ -248,7 +251,7 @@ func (e *extractor) retriedSend(s *send) (*RetriedSend, *construct) {
 		}
 		if first == nil {
 			first = con
-			rs = &RetriedSend{Pos: s.call.Pos(), Request: s.desc(), NonIdempotent: s.nonIdem, Stripe: s.stripe}
+			rs = &RetriedSend{Pos: s.call.Pos(), Request: s.desc(), NonIdempotent: s.nonIdem, Stripe: s.stripe, Created: s.created}
 		}
 		key, fresh := attemptKey(s, con)
 		rs.Retries = append(rs.Retries, Retrial{By: con.desc, Pos: con.pos, Key: key, Fresh: fresh})
@@ -355,7 +358,7 @@ func (e *extractor) namedCallbackSends(call ssa.CallInstruction) []RetriedSend {
 			}
 			sd := &send{method: s.Method, url: s.URL, via: s.Via, helper: name}
 			out = append(out, RetriedSend{
-				Pos: call.Pos(), Request: sd.desc(), NonIdempotent: isNonIdempotent(s.Method), Stripe: s.Stripe,
+				Pos: call.Pos(), Request: sd.desc(), NonIdempotent: isNonIdempotent(s.Method), Stripe: s.Stripe, Created: s.Created,
 				Retries: []Retrial{{By: con.desc, Pos: con.pos, Key: key, Fresh: fresh}},
 			})
 		}

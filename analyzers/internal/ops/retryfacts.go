@@ -135,7 +135,7 @@ func (e *extractor) exportSend(fn *ssa.Function, name string, sd *send) (Send, b
 		Method: sd.method, MethodParam: ownParam(fn, []*ssa.Parameter{sd.methodParam}),
 		URL: sd.url, URLParam: ownParam(fn, []*ssa.Parameter{sd.urlParam}),
 		Via: sd.via, ReqParam: ownParam(fn, []*ssa.Parameter{sd.reqParam}),
-		KeyParam: -1, Stripe: sd.stripe,
+		KeyParam: -1, Stripe: sd.stripe, Created: sd.created,
 	}
 	switch {
 	case out.Method != "" && !sd.nonIdem:

@@ -549,8 +549,8 @@ func (e *extractor) failureEdges(call ssa.CallInstruction) (fail, succ []branchE
 
 // statusFailure says which side of a comparison of a status code with a
 // constant is a failure: true when the comparison holds for failure
-// statuses (4xx, 5xx) but not for 200, false when the reverse. ok is false
-// when neither side is.
+// statuses (4xx, 5xx) but not for success (200, or the 2xx it names),
+// false when the reverse. ok is false when neither side is.
 func statusFailure(op *ssa.BinOp, code ssa.Value) (onTrue bool, ok bool) {
 	var c *ssa.Const
 	left := op.X == code
@@ -587,6 +587,12 @@ func statusFailure(op *ssa.BinOp, code ssa.Value) (onTrue bool, ok bool) {
 		}
 		return false
 	}
+	// The success the test singles out: the 2xx it names (a create's
+	// code == 201), or 200.
+	success := int64(200)
+	if n >= 200 && n < 300 {
+		success = n
+	}
 	failures := []int64{400, 409, 429, 500, 502, 503, 504}
 	anyFail := func(want bool) bool {
 		for _, f := range failures {
@@ -597,9 +603,9 @@ func statusFailure(op *ssa.BinOp, code ssa.Value) (onTrue bool, ok bool) {
 		return false
 	}
 	switch {
-	case !holds(200) && anyFail(true):
+	case !holds(success) && anyFail(true):
 		return true, true
-	case holds(200) && anyFail(false):
+	case holds(success) && anyFail(false):
 		return false, true
 	}
 	return false, false

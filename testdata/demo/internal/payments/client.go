@@ -89,7 +89,7 @@ func (c *Client) Charge(ctx context.Context, key string, cr ChargeRequest) (*Cha
 		resp, err := c.http.Do(req)
 		if err == nil {
 			var ch Charge
-			if err = decode(resp, &ch); err == nil {
+			if err = decode(resp, http.StatusCreated, &ch); err == nil {
 				return &ch, nil
 			}
 			if !temporary(err) {
@@ -120,7 +120,7 @@ func (c *Client) CreatePayout(ctx context.Context, pr PayoutRequest) (*Payout, e
 		resp, err := c.http.Do(req)
 		if err == nil {
 			var p Payout
-			if err = decode(resp, &p); err == nil {
+			if err = decode(resp, http.StatusCreated, &p); err == nil {
 				return &p, nil
 			}
 			if !temporary(err) {
@@ -152,7 +152,7 @@ func (c *Client) Refund(ctx context.Context, key, chargeID string, amountCents i
 		return nil, err
 	}
 	var r Refund
-	if err := decode(resp, &r); err != nil {
+	if err := decode(resp, http.StatusCreated, &r); err != nil {
 		return nil, err
 	}
 	return &r, nil
@@ -164,11 +164,11 @@ func (c *Client) setHeaders(req *http.Request) {
 	req.Header.Set("Accept", "application/json")
 }
 
-// decode reads a response into out, or into an *APIError for a non-2xx
-// status. It closes the body.
-func decode(resp *http.Response, out any) error {
+// decode reads a response into out when its status is want (201 for the
+// provider's creates), or into an *APIError. It closes the body.
+func decode(resp *http.Response, want int, out any) error {
 	defer resp.Body.Close()
-	if resp.StatusCode >= 300 {
+	if resp.StatusCode != want {
 		apiErr := &APIError{StatusCode: resp.StatusCode}
 		data, _ := io.ReadAll(io.LimitReader(resp.Body, 64<<10))
 		_ = json.Unmarshal(data, apiErr)
