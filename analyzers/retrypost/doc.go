@@ -25,11 +25,13 @@
 //     201 handed with the response to a check such as expect(resp,
 //     http.StatusCreated)), it reads the Location header, or it is a
 //     stripe-go create, confirm or capture.
+//
 //   - retrypost/freshkey: its key is made inside the retried code, on
 //     every attempt, from a fresh value (uuid, crypto/rand, math/rand,
 //     time.Now, stripe.NewIdempotencyKey), directly or through a helper.
 //     A key says the author knows a repeat matters, so this is reported
 //     whatever the request does.
+//
 //   - retrypost/unknown-effect (opt-in): the retried request carries no
 //     idempotency key, and nothing in the code shows whether it creates
 //     anything. POST is also how reads are sent (a validation, a search,
@@ -38,7 +40,7 @@
 //     real services about half of these findings were right (see
 //     Precision). Turn it on with the enable setting:
 //
-//	enable: [retrypost/unknown-effect]
+//     enable: [retrypost/unknown-effect]
 //
 // A request is non-idempotent when it is a POST or a PATCH, as a constant
 // says: http.NewRequest's method, http.Post and PostForm, the resty

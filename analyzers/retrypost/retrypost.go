@@ -9,8 +9,8 @@ import (
 	"golang.org/x/tools/go/ssa"
 
 	// The libraries' hooks, registered with ops (dialect.Dialect.Ops).
-	_ "github.com/idemlint/idemlint/analyzers/internal/dialect"
 	"github.com/idemlint/idemlint/analyzers/config"
+	_ "github.com/idemlint/idemlint/analyzers/internal/dialect"
 	"github.com/idemlint/idemlint/analyzers/internal/ops"
 	"github.com/idemlint/idemlint/analyzers/internal/report"
 )
