@@ -103,7 +103,7 @@ func message(s ops.RetriedSend, rule string, r ops.Retrial) string {
 	}
 	if rule == unknownEffect {
 		return s.Request + " is retried by " + r.By + " " + what +
-			": if the server creates something for it (nothing here shows whether: no 201 Created expected, no Location read), an attempt whose response was lost is performed again; " + fix
+			": nothing here shows whether a repeat does harm (no 201 Created expected, no Location read), but if the server creates or changes something for it, an attempt whose response was lost is performed again; " + fix
 	}
 	return s.Request + " is retried by " + r.By + " " + what + ", and " + s.Created +
 		": an attempt whose response was lost has already been performed, and the retry performs it again; " + fix
