@@ -18,6 +18,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"path/filepath"
 	"reflect"
 	"regexp"
 	"strings"
@@ -71,6 +72,9 @@ type Settings struct {
 	// as NetworkFuncs: the requests they make, themselves or through
 	// helpers, are not reported as retried.
 	IdempotentFuncs []string `json:"idempotent-funcs,omitempty" yaml:"idempotent-funcs"`
+	// Disable turns analyzers off under paths (see DisableRule). Only a
+	// configuration file sets it: its paths are relative to the file.
+	Disable []DisableRule `json:"-" yaml:"disable"`
 }
 
 // Config is the configuration in force for one package.
@@ -91,6 +95,9 @@ type Config struct {
 	NetworkFuncs       []string
 	RetryFuncs         []string
 	IdempotentFuncs    []string
+	// disabled is the file's disable setting, resolved against the
+	// file's directory (see Disables).
+	disabled []disabled
 
 	// Err is the configuration problem of the package, an *Error; the
 	// other fields are then the defaults and the driver's settings, and
@@ -291,6 +298,9 @@ func resolve(root, file string, fromFile, fromDriver Settings) *Config {
 		NetworkFuncs:    pickList(fromDriver.NetworkFuncs, fromFile.NetworkFuncs),
 		RetryFuncs:      pickList(fromDriver.RetryFuncs, fromFile.RetryFuncs),
 		IdempotentFuncs: pickList(fromDriver.IdempotentFuncs, fromFile.IdempotentFuncs),
+	}
+	if file != "" {
+		c.disabled = resolveDisable(filepath.Dir(file), fromFile.Disable)
 	}
 	for _, p := range pickList(fromDriver.Schema, fromFile.Schema) {
 		c.Schema = append(c.Schema, absFrom(root, p))
