@@ -71,7 +71,7 @@ func runProbe(pass *analysis.Pass) (any, error) {
 }
 
 func TestReporter(t *testing.T) {
-	results := analysistest.Run(t, testutil.Fixtures(t), probe, "./report")
+	results := analysistest.Run(t, testutil.Fixtures(t), probe, "./report/...")
 	for _, res := range results {
 		for _, d := range res.Diagnostics {
 			switch {
