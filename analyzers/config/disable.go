@@ -200,7 +200,10 @@ func checkDisablePath(p string) error {
 	case strings.Contains(p, `\`):
 		return errors.New("write / between directories")
 	}
-	dir := strings.TrimSuffix(strings.TrimSuffix(clean, "..."), "/")
+	dir := clean
+	if clean == "..." || strings.HasSuffix(clean, "/...") {
+		dir = strings.TrimSuffix(strings.TrimSuffix(clean, "..."), "/")
+	}
 	if strings.Contains(dir, "...") || strings.ContainsAny(dir, "*?[") {
 		return errors.New("only a trailing /... is a pattern (internal/legacy/...)")
 	}

@@ -92,6 +92,7 @@ func TestDisableErrors(t *testing.T) {
 		{"disable:\n  - path: /srv/app/internal\n    analyzers: [lostupdate]\n", `.idemlint.yml:2: disable: entry 1: path "/srv/app/internal": absolute`},
 		{"disable:\n  - path: ../other\n    analyzers: [lostupdate]\n", `.idemlint.yml:2: disable: entry 1: path "../other": leaves the directory of the configuration file`},
 		{"disable:\n  - path: internal/*/legacy\n    analyzers: [lostupdate]\n", `.idemlint.yml:2: disable: entry 1: path "internal/*/legacy": only a trailing /... is a pattern`},
+		{"disable:\n  - path: internal/leg...\n    analyzers: [lostupdate]\n", `.idemlint.yml:2: disable: entry 1: path "internal/leg...": only a trailing /... is a pattern`},
 		{"disable:\n  - path: [internal]\n    analyzers: [lostupdate]\n", ".idemlint.yml:2: disable: entry 1: path: want a path like internal/legacy/..., got a list"},
 		{"disable:\n  - path: internal\n    analyzers: [3]\n", ".idemlint.yml:3: disable: entry 1: analyzers: item 1 is a number, want an analyzer name"},
 		{"disabled: []\n", ".idemlint.yml:1: unknown setting disabled (known: schema, schema-discover, version-column, version-field, idempotency-headers, network-funcs, retry-funcs, idempotent-funcs, disable)"},

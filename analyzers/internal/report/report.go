@@ -4,7 +4,8 @@
 // trailing period), the sub-rule ID carried in Diagnostic.Category
 // ("checkinsert/race"), the documentation URL, the //idemlint:ignore and
 // //idemlint:file-ignore directives, the configuration's disable setting,
-// the rule that nothing is reported in generated files, and the panic guard that turns a crash in our own code into one internal-error
+// the rule that nothing is reported in generated files, and the panic
+// guard that turns a crash in our own code into one internal-error
 // diagnostic instead of a dead editor or CI job.
 package report
 
