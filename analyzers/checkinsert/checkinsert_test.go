@@ -86,10 +86,12 @@ func TestRelated(t *testing.T) {
 				assert.Contains(t, d.Related[1].Message, "the insert: ")
 			case "checkinsert/firstorcreate":
 				assert.Empty(t, d.Related, d.Message)
+			case "checkinsert/unused-ignore": // the stale directive of ./checkinsert/suppressed
+				assert.Empty(t, d.Related, d.Message)
 			default:
 				t.Errorf("unexpected category %s: %s", d.Category, d.Message)
 			}
 		}
 	}
-	assert.Equal(t, map[string]int{"checkinsert/race": 132, "checkinsert/effect-before-claim": 4, "checkinsert/firstorcreate": 5}, counts)
+	assert.Equal(t, map[string]int{"checkinsert/race": 134, "checkinsert/effect-before-claim": 4, "checkinsert/firstorcreate": 5, "checkinsert/unused-ignore": 1}, counts)
 }
