@@ -12,6 +12,10 @@
 // file's, which wins over the default. Lists replace, they do not merge.
 // Every value is validated once, where it enters, and an error names the
 // setting and its source.
+//
+// One setting, disable (analyzers off under a path; see DisableRule), is
+// the file's only: its paths are relative to the file. The report layer
+// applies it to each finding by the configuration of the finding's file.
 package config
 
 import (
