@@ -10,6 +10,7 @@ import (
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/idemlint/idemlint/analyzers"
+	"github.com/idemlint/idemlint/analyzers/config"
 	"github.com/idemlint/idemlint/analyzers/internal/report"
 	"github.com/idemlint/idemlint/analyzers/internal/testutil"
 )
@@ -17,7 +18,7 @@ import (
 func TestRegistry(t *testing.T) {
 	require.NoError(t, analysis.Validate(analyzers.All()))
 	for _, a := range analyzers.All() {
-		assert.True(t, report.KnownName(a.Name), "%s is not among the fixed names in report.Names", a.Name)
+		assert.True(t, config.KnownAnalyzer(a.Name), "%s is not among the fixed names in config.AnalyzerNames", a.Name)
 		assert.Equal(t, report.URL(a.Name), a.URL, a.Name)
 		assert.Same(t, a, analyzers.Lookup(a.Name))
 	}

@@ -26,9 +26,10 @@ import (
 // module testdata/golangci (what `golangci-lint custom` would build, without
 // cloning golangci-lint from GitHub) and runs it on the demo service: it
 // must report what the standalone binary reports, accept the repository's
-// example configuration, honour //nolint:idemlint and apply the suggested
-// fixes with --fix. The first build takes minutes; later runs reuse the
-// binary while its inputs are unchanged.
+// example configuration, honour //nolint:idemlint, idemlint's own
+// file-ignore and disable setting, and apply the suggested fixes with
+// --fix. The first build takes minutes; later runs reuse the binary while
+// its inputs are unchanged.
 func TestGolangciE2E(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds golangci-lint (minutes when nothing is cached) and runs it on the demo service")
@@ -93,6 +94,33 @@ func TestGolangciE2E(t *testing.T) {
 				assert.NotEqual(t, "retrypost", f.Analyzer, "//idemlint:ignore drops the finding: %v", f)
 			}
 		}
+	})
+
+	// The disable setting of .idemlint.yml and //idemlint:file-ignore are
+	// decided inside the analysis, so golangci-lint honours them as the
+	// binary does: lockacrosscall off under internal/billing, retrypost/nokey
+	// off in the payments client (a sub-rule: checkinsert stays on in
+	// billing).
+	t.Run("suppression", func(t *testing.T) {
+		dir := copyDemo(t, demo)
+		require.NoError(t, os.WriteFile(filepath.Join(dir, ".idemlint.yml"),
+			[]byte("disable:\n  - path: internal/billing/...\n    analyzers: [lockacrosscall]\n"), 0o644))
+		editFile(t, dir, "internal/payments/client.go", "\npackage payments\n",
+			"\npackage payments\n\n//idemlint:file-ignore retrypost/nokey payouts are reconciled daily\n")
+		var want []finding
+		dropped := map[string]int{}
+		for _, f := range baseline {
+			if f.File == "internal/billing/service.go" && f.Analyzer == "lockacrosscall" ||
+				f.File == "internal/payments/client.go" && f.Analyzer == "retrypost" {
+				dropped[f.Analyzer]++
+				continue
+			}
+			want = append(want, f)
+		}
+		require.NotZero(t, dropped["lockacrosscall"])
+		require.NotZero(t, dropped["retrypost"])
+		assert.Equal(t, want, standaloneFindings(t, idemlint, dir))
+		assert.Equal(t, want, golangciFindings(t, gcl, config, dir))
 	})
 
 	// A consumer's hazard behind an interface it declares is reported by

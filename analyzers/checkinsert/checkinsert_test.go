@@ -45,6 +45,7 @@ var fixtures = []string{
 	"./checkinsert/gormadmin",     // admin-panel GORM: the check in a DAL method (its query, built by a helper returning the chain of a model whose TableName is computed, run by a helper of another package that counts it), the model filled by a form's FillTo, the insert in a closure run by the service's transaction helper (the tx in the context) or GORM's Transaction; Save of a new model; Where(...).Or(...); ON CONFLICT, a re-read on ErrDuplicatedKey, a changed name, Save of a read row or a set ID silent
 	"./checkinsert/gormv1save",    // GORM v1 admin console: a name looked up by a models helper, then the decoded request saved by a helper's Save (an insert of a model with no primary key); Save with the ID set or of a row read silent
 	"./checkinsert/rejoin",        // the found-nothing test made after the branch rejoined: a flag the not-found branch set, a sql.NullString the failed Scan left invalid (a storage write picking INSERT or UPDATE), a GORM model's primary key left zero by Find; ON CONFLICT, a flag or field of something else silent
+	"./checkinsert/suppressed",    // directives over multi-line GORM chains and declarations, beside the same code without them
 	"./checkinsert/errelse",       // "found nothing" as the other side of err == nil: QueryRow Scan, sqlx Get, pgx, xorm GetOrError, ent Only, a helper passing the error on; silent for a count, sqlx Select, xorm Get, ent Count, a helper returning nil, nil
 }
 
@@ -85,10 +86,12 @@ func TestRelated(t *testing.T) {
 				assert.Contains(t, d.Related[1].Message, "the insert: ")
 			case "checkinsert/firstorcreate":
 				assert.Empty(t, d.Related, d.Message)
+			case "checkinsert/unused-ignore": // the stale directive of ./checkinsert/suppressed
+				assert.Empty(t, d.Related, d.Message)
 			default:
 				t.Errorf("unexpected category %s: %s", d.Category, d.Message)
 			}
 		}
 	}
-	assert.Equal(t, map[string]int{"checkinsert/race": 132, "checkinsert/effect-before-claim": 4, "checkinsert/firstorcreate": 5}, counts)
+	assert.Equal(t, map[string]int{"checkinsert/race": 134, "checkinsert/effect-before-claim": 4, "checkinsert/firstorcreate": 5, "checkinsert/unused-ignore": 1}, counts)
 }

@@ -12,12 +12,17 @@
 // file's, which wins over the default. Lists replace, they do not merge.
 // Every value is validated once, where it enters, and an error names the
 // setting and its source.
+//
+// One setting, disable (analyzers off under a path; see DisableRule), is
+// the file's only: its paths are relative to the file. The report layer
+// applies it to each finding by the configuration of the finding's file.
 package config
 
 import (
 	"errors"
 	"fmt"
 	"net/http"
+	"path/filepath"
 	"reflect"
 	"regexp"
 	"slices"
@@ -76,6 +81,9 @@ type Settings struct {
 	// analyzers leave out by default because their findings are right
 	// less often than the default rules'.
 	Enable []string `json:"enable,omitempty" yaml:"enable"`
+	// Disable turns analyzers off under paths (see DisableRule). Only a
+	// configuration file sets it: its paths are relative to the file.
+	Disable []DisableRule `json:"-" yaml:"disable"`
 }
 
 // OptInRules are the sub-rules reported only when Enable names them.
@@ -100,6 +108,9 @@ type Config struct {
 	RetryFuncs         []string
 	IdempotentFuncs    []string
 	Enable             []string // opt-in sub-rules
+	// disabled is the file's disable setting, resolved against the
+	// file's directory (see Disables).
+	disabled []disabled
 
 	// Err is the configuration problem of the package, an *Error; the
 	// other fields are then the defaults and the driver's settings, and
@@ -309,6 +320,9 @@ func resolve(root, file string, fromFile, fromDriver Settings) *Config {
 		RetryFuncs:      pickList(fromDriver.RetryFuncs, fromFile.RetryFuncs),
 		IdempotentFuncs: pickList(fromDriver.IdempotentFuncs, fromFile.IdempotentFuncs),
 		Enable:          pickList(fromDriver.Enable, fromFile.Enable),
+	}
+	if file != "" {
+		c.disabled = resolveDisable(filepath.Dir(file), fromFile.Disable)
 	}
 	for _, p := range pickList(fromDriver.Schema, fromFile.Schema) {
 		c.Schema = append(c.Schema, absFrom(root, p))

@@ -201,6 +201,14 @@ func parse(data []byte) (Settings, map[string]int, error) {
 			return Settings{}, nil, &Error{Line: key.Line, Setting: name, Err: fmt.Errorf("set twice (first on line %d)", line)}
 		}
 		lines[name] = key.Line
+		if name == disableSetting {
+			rules, err := parseDisable(val)
+			if err != nil {
+				return Settings{}, nil, err
+			}
+			s.Disable = rules
+			continue
+		}
 		var v any
 		if err := val.Decode(&v); err != nil {
 			return Settings{}, nil, &Error{Line: val.Line, Setting: name, Err: yamlError(err)}
@@ -208,6 +216,9 @@ func parse(data []byte) (Settings, map[string]int, error) {
 		if err := s.Set(name, v); err != nil {
 			ce := err.(*Error)
 			ce.Line = key.Line
+			if ce.Setting == "" { // unknown: the file has one setting more than the drivers
+				ce.Err = fmt.Errorf("unknown setting %s (known: %s, %s)", name, strings.Join(Names(), ", "), disableSetting)
+			}
 			return Settings{}, nil, ce
 		}
 	}

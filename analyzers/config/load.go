@@ -78,6 +78,13 @@ func Validate(dir string) error {
 	if err != nil {
 		return err
 	}
+	if c.File != "" {
+		if cf, err := readFile(c.File); err == nil {
+			if err := validateDisablePaths(c.File, cf.settings.Disable); err != nil {
+				return err
+			}
+		}
+	}
 	for _, f := range c.Schema {
 		if _, err := os.Stat(f); err != nil {
 			e := &Error{Setting: DriverSetting("schema"), Err: fmt.Errorf("%s: %v (schema files are named relative to the module root)", f, errors.Unwrap(err))}

@@ -13,8 +13,8 @@ import (
 //go:embed doc.go
 var doc string
 
-// Analyzer reports malformed //idemlint:ignore directives, and a
-// configuration that cannot be read.
+// Analyzer reports malformed //idemlint:ignore and //idemlint:file-ignore
+// directives, and a configuration that cannot be read.
 var Analyzer = &analysis.Analyzer{
 	Name:     "ignoredirective",
 	Doc:      report.Doc(doc, "ignoredirective"),

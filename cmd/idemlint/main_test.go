@@ -109,9 +109,9 @@ func TestStandaloneAndVet(t *testing.T) {
 	assert.Equal(t, 1, vet.code, vet.stderr)
 
 	want := []string{
-		"directives.go:20:2: //idemlint:ignore needs a reason",
-		"directives.go:32:2: a directive has no space after //",
-		"directives.go:35:2: //idemlint:ignore names lostupdates, which is not an idemlint analyzer",
+		"directives.go:20:2: this directive suppresses nothing: it gives no reason after checkinsert",
+		"directives.go:32:2: this comment suppresses nothing: with a space after // it is not a directive",
+		"directives.go:35:2: this directive suppresses nothing: lostupdates is not an idemlint analyzer (did you mean lostupdate?)",
 	}
 	for _, w := range want {
 		assert.Contains(t, standalone.stderr, w)
@@ -125,12 +125,12 @@ func TestStandaloneAndVet(t *testing.T) {
 	off := run(t, dir, binary, "-ignoredirective=false", "./ignoredirective")
 	assert.Equal(t, 3, off.code, off.stderr)
 	for _, w := range []string{
-		"directives.go:10:2: this //idemlint:ignore names checkinsert but checkinsert reports nothing here",
-		"directives.go:14:22: this //idemlint:ignore names checkinsert/race but checkinsert reports nothing here",
+		"directives.go:10:2: this directive suppresses nothing: no checkinsert finding in the statement below",
+		"directives.go:14:22: this directive suppresses nothing: no checkinsert/race finding on this line or the next",
 	} {
 		assert.Contains(t, off.stderr, w)
 	}
-	assert.NotContains(t, off.stderr, "needs a reason")
+	assert.NotContains(t, off.stderr, "it gives no reason")
 	// Every registered analyzer a directive of the fixture names is
 	// turned off, so that none reports a directive as unused.
 	args := []string{"-ignoredirective=false", "-checkinsert=false"}

@@ -30,8 +30,8 @@ func TestMain(m *testing.M) {
 
 // TestDirectivesUnderBothDrivers runs the probe over the same fixture as
 // the standalone checker and as go vet's tool, and expects the same
-// findings from both: directives are honoured, and reported when unused, by
-// each driver alike.
+// findings from both: directives and the disable setting are honoured,
+// and directives reported when unused, by each driver alike.
 func TestDirectivesUnderBothDrivers(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and runs go vet")
@@ -48,15 +48,24 @@ func TestDirectivesUnderBothDrivers(t *testing.T) {
 		require.NoError(t, err, "%v: %s", args, stderrOf(err))
 		return findings(t, out)
 	}
-	standalone := run(exe, "-json", "./report")
-	vet := run("go", "vet", "-vettool="+exe, "-json", "./report")
+	standalone := run(exe, "-json", "./report/...")
+	vet := run("go", "vet", "-vettool="+exe, "-json", "./report/...")
 
 	assert.Equal(t, standalone, vet)
 	assert.Contains(t, standalone, "orders.go:10: checkinsert: effect is called")
 	assert.NotContains(t, standalone, "orders.go:13: checkinsert: effect is called", "a directive on the line above suppresses")
 	assert.NotContains(t, standalone, "orders.go:15: checkinsert: effect is called", "a directive on the line suppresses")
-	assert.Contains(t, strings.Join(standalone, "\n"), "checkinsert reports nothing here")
+	assert.Contains(t, strings.Join(standalone, "\n"), "this directive suppresses nothing: no checkinsert finding on the next line")
 	assert.Contains(t, strings.Join(standalone, "\n"), "internal error: checkinsert failed while analysing cancel")
+	assert.Contains(t, standalone, "store.go:30: checkinsert: effect is called", "a chain is reported on its last line")
+	assert.NotContains(t, standalone, "store.go:21: checkinsert: effect is called", "a directive above the chain suppresses")
+	assert.NotContains(t, strings.Join(standalone, "\n"), "ledger.go", "a file-ignore suppresses")
+	assert.Contains(t, standalone, "audit.go:4: checkinsert: this directive suppresses nothing: no checkinsert finding in this file")
+	// The disable setting of report/.idemlint.yml, decided inside the
+	// analysis: the same under go vet, which runs a process per package.
+	assert.NotContains(t, strings.Join(standalone, "\n"), "legacy.go:9:")
+	assert.NotContains(t, strings.Join(standalone, "\n"), "imports.go")
+	assert.Contains(t, standalone, "legacy.go:19: checkinsert: this directive suppresses nothing: no checkinsert finding on the next line")
 }
 
 // findings flattens the drivers' JSON ({"pkg": {"analyzer": [{posn,

@@ -2,9 +2,10 @@
 //
 // It owns what every finding has in common: the message voice (lowercase, no
 // trailing period), the sub-rule ID carried in Diagnostic.Category
-// ("checkinsert/race"), the documentation URL, the //idemlint:ignore
-// directives, the rule that nothing is reported in generated files, and the
-// panic guard that turns a crash in our own code into one internal-error
+// ("checkinsert/race"), the documentation URL, the //idemlint:ignore and
+// //idemlint:file-ignore directives, the configuration's disable setting,
+// the rule that nothing is reported in generated files, and the panic
+// guard that turns a crash in our own code into one internal-error
 // diagnostic instead of a dead editor or CI job.
 package report
 
@@ -12,12 +13,15 @@ import (
 	"fmt"
 	"go/ast"
 	"go/token"
+	"path/filepath"
 	"strings"
 	"testing"
 	"unicode"
 	"unicode/utf8"
 
 	"golang.org/x/tools/go/analysis"
+
+	"github.com/idemlint/idemlint/analyzers/config"
 )
 
 // URLBase is where each analyzer's documentation lives; Analyzer.URL is
@@ -26,35 +30,6 @@ const URLBase = "https://pkg.go.dev/github.com/idemlint/idemlint/analyzers/"
 
 // URL returns the documentation URL of the named analyzer.
 func URL(name string) string { return URLBase + name }
-
-// Names are the analyzer names users may write in ignore directives and
-// configurations. They are fixed by the project's design, whether or not the
-// analyzer has landed yet, so that a directive written today stays valid.
-var Names = []string{
-	"checkinsert",
-	"lostupdate",
-	"noversion",
-	"lockacrosscall",
-	"retrypost",
-	"checkupdate",
-	"ttllock",
-	"nolease",
-	"upsertall",
-	"nodedup",
-	"lockorder",
-	"stuckclaim",
-	"ignoredirective",
-}
-
-// KnownName reports whether name is one of Names.
-func KnownName(name string) bool {
-	for _, n := range Names {
-		if n == name {
-			return true
-		}
-	}
-	return false
-}
 
 // A Finding is one hazard, as an analyzer describes it.
 type Finding struct {
@@ -77,6 +52,7 @@ type Reporter struct {
 	directives []*Directive // parsed lazily by allDirectives
 	parsed     bool
 	generated  map[*token.File]bool
+	configs    map[string]*config.Config // by source file name, for the disable setting
 
 	// pending buffers the findings of the function being analysed inside
 	// Func, so that a panic drops them all.
@@ -134,8 +110,10 @@ func generatedHeader(text string) bool {
 	return ok && strings.HasSuffix(rest, " DO NOT EDIT.")
 }
 
-// Report reports f unless it lies in a generated file or an
-// //idemlint:ignore directive naming this analyzer covers it.
+// Report reports f unless it lies in a generated file, an
+// //idemlint:ignore or //idemlint:file-ignore directive naming this
+// analyzer (or f's sub-rule) covers it, or the configuration's disable
+// setting turns it off in f's file.
 func (r *Reporter) Report(f Finding) {
 	name := r.pass.Analyzer.Name
 	if err := CheckVoice(f.Message); err != nil {
@@ -151,7 +129,7 @@ func (r *Reporter) Report(f Finding) {
 	if f.Rule != "" {
 		category = name + "/" + f.Rule
 	}
-	if r.suppressed(f.Pos, category) {
+	if r.suppressed(f.Pos, category) || r.disabled(f.Pos, category) {
 		return
 	}
 	d := analysis.Diagnostic{
@@ -197,26 +175,49 @@ func (r *Reporter) Func(fn string, pos, end token.Pos, analyse func()) {
 }
 
 // Finish reports the ignore directives naming this analyzer that suppressed
-// nothing, except inside functions abandoned after a panic, whose findings
-// are unknown.
+// nothing, except where this pass does not know every finding (a function
+// abandoned after a panic, or one whose findings a package binding its
+// interfaces completes) and where the configuration turns the name off.
 func (r *Reporter) Finish() {
 	name := r.pass.Analyzer.Name
 	for _, d := range r.allDirectives() {
-		if d.Malformed != "" || r.inAbandoned(d.Pos) {
+		if d.Malformed != "" || r.overlapsAbandoned(d.coverPos, d.coverEnd) {
 			continue
 		}
 		for i, target := range d.Names {
-			if analyzerOf(target) != name || d.used[i] {
+			if analyzerOf(target) != name || d.used[i] || r.disabled(d.Pos, target) {
 				continue
 			}
 			r.pass.Report(analysis.Diagnostic{
 				Pos:      d.Pos,
 				End:      d.End,
 				Category: name + "/unused-ignore",
-				Message:  fmt.Sprintf("this //idemlint:ignore names %s but %s reports nothing here: remove %s from it", target, name, target),
+				Message:  d.unusedMessage(target),
 			})
 		}
 	}
+}
+
+// disabled reports whether the disable setting of the configuration for
+// the file of pos turns name (a category or a directive's name) off. The
+// file's own directory decides, not the package's: a finding the
+// bindings of another package complete lies in the consumer's file.
+func (r *Reporter) disabled(pos token.Pos, name string) bool {
+	filename := r.pass.Fset.Position(pos).Filename
+	if filename == "" {
+		return false
+	}
+	c, ok := r.configs[filename]
+	if !ok {
+		// A configuration that cannot be read disables nothing; the
+		// analysis does not run on it anyway (config.Config.Err).
+		c, _ = config.For(filepath.Dir(filename))
+		if r.configs == nil {
+			r.configs = map[string]*config.Config{}
+		}
+		r.configs[filename] = c
+	}
+	return c != nil && c.Disables(filename, name)
 }
 
 // Unknown says that the findings in the function spanning pos to end are
@@ -227,9 +228,11 @@ func (r *Reporter) Unknown(pos, end token.Pos) {
 	r.abandoned = append(r.abandoned, span{pos, end})
 }
 
-func (r *Reporter) inAbandoned(pos token.Pos) bool {
+// overlapsAbandoned reports whether the source range pos to end shares
+// code with a function whose findings this pass does not all know.
+func (r *Reporter) overlapsAbandoned(pos, end token.Pos) bool {
 	for _, s := range r.abandoned {
-		if s.pos <= pos && pos < s.end {
+		if s.pos < end && pos < s.end {
 			return true
 		}
 	}
