@@ -9,6 +9,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
@@ -236,6 +237,18 @@ func documentedRules(a *analysis.Analyzer) []sarifRule {
 				continue
 			}
 			rules = append(rules, ruleOf(a, id, desc))
+		}
+	}
+	// A sub-rule the documentation names in passing ("(lostupdate/writeback)")
+	// but does not describe in a list is described by the summary.
+	listed := map[string]bool{}
+	for _, r := range rules {
+		listed[r.ID] = true
+	}
+	for _, m := range regexp.MustCompile(regexp.QuoteMeta(a.Name)+`/[a-z][a-z-]*[a-z]`).FindAllString(a.Doc, -1) {
+		if !listed[m] {
+			listed[m] = true
+			rules = append(rules, bareRule(a, m))
 		}
 	}
 	if len(rules) == 0 {
