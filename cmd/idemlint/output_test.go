@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -203,4 +204,23 @@ func TestUnifiedDiff(t *testing.T) {
 	b.Reset()
 	writeUnifiedDiff(&b, "a.go", []byte("x\n"), []byte("x\n"))
 	assert.Empty(t, b.String())
+}
+
+// TestProgressOnTerminal: on a terminal's stderr the run counts the
+// packages analysed and erases the count before the findings; the other
+// tests, whose stderr is a pipe, see no progress at all (TestTextOutput
+// compares every line).
+func TestProgressOnTerminal(t *testing.T) {
+	if _, err := exec.LookPath("script"); err != nil {
+		t.Skip("needs script(1) for a pseudo-terminal")
+	}
+	r := run(t, outputModule(t), "script", "-qec", binary+" ./...", "/dev/null")
+	assert.Equal(t, 3, r.code, r.stdout)
+	assert.Contains(t, r.stdout, "\ridemlint: 0/4 packages analysed")
+	assert.Contains(t, r.stdout, "\ridemlint: 4/4 packages analysed\r\x1b[K")
+	assert.Contains(t, r.stdout, "\x1b[Kstore/accounts.go:14:26: ")
+
+	j := run(t, outputModule(t), "script", "-qec", binary+" -json ./store", "/dev/null")
+	assert.Equal(t, 0, j.code, j.stdout)
+	assert.NotContains(t, j.stdout, "packages analysed", "-json is for programs")
 }
