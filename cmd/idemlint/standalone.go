@@ -134,11 +134,12 @@ func standalone(all []*analysis.Analyzer, args []string, stdout, stderr io.Write
 		return status
 	}
 	reported := res.findings
+	var stale []baselineEntry
 	if base != nil {
-		var stale []baselineEntry
 		reported, stale = base.filter(reported, analysedPackages(initial))
-		printStale(stderr, o.baseline, stale)
 	}
+	// The stale entries come after the findings, whatever the output.
+	defer printStale(stderr, o.baseline, stale)
 	if o.fix {
 		remaining, fixed, err := applyFixes(reported, o.diff, stdout)
 		if err != nil {
