@@ -98,8 +98,12 @@ func Lookup(name string) *analysis.Analyzer {
 }
 
 // Markdown returns the documentation page of a: the text of
-// docs/analyzers/NAME.md and of `idemlint help NAME`.
+// docs/analyzers/NAME.md.
 func Markdown(a *analysis.Analyzer) []byte { return docgen.Markdown(a) }
+
+// Text returns the documentation page of a for a terminal, the output of
+// `idemlint help NAME`: the Markdown page's text without its markup.
+func Text(a *analysis.Analyzer) []byte { return docgen.Text(a) }
 
 // BuildInputs returns the files the analysis of the module containing dir
 // reads besides Go source: its .idemlint.yml, the DDL files the

@@ -21,14 +21,33 @@ import (
 
 // Main runs the driver over all, the registry's analyzers, and exits.
 //
-// It answers what multichecker cannot know (-V=full with the configuration
-// files in the build ID, help NAME from the generated docs, the standalone
-// modes), applies the Default set and the always-on ignoredirective to the
-// arguments, and hands everything else, including go vet's *.cfg protocol,
-// -flags, -json, -fix and -diff, to multichecker.Main.
+// `idemlint [flags] packages` is the standalone driver (standalone.go),
+// which prints the findings itself. What multichecker knows best stays
+// multichecker's: go vet's *.cfg protocol and -flags, with the Default set
+// and the always-on ignoredirective applied to the arguments. The binary
+// answers the rest: -V=full with the configuration files in the build ID,
+// `help [NAME]` and `version`.
 func Main(all []*analysis.Analyzer) {
-	config.RegisterFlags(flag.CommandLine)
 	args := os.Args[1:]
+	rest := positional(args)
+	switch {
+	case versionRequested(args), isVetUnit(args), slices.Contains(args, "-flags"), slices.Contains(args, "--flags"):
+		multicheckerMain(all, args)
+	case len(rest) > 0 && rest[0] == "help":
+		config.RegisterFlags(flag.CommandLine) // listed by help
+		os.Exit(help(os.Stdout, all, rest[1:]))
+	case len(args) == 1 && args[0] == "version":
+		printHumanVersion(os.Stdout)
+		os.Exit(0)
+	default:
+		os.Exit(standalone(all, args, os.Stdout, os.Stderr))
+	}
+}
+
+// multicheckerMain runs go vet's protocols: -V=full, -flags and one
+// package's *.cfg.
+func multicheckerMain(all []*analysis.Analyzer, args []string) {
+	config.RegisterFlags(flag.CommandLine)
 	// The configuration is validated before multichecker parses the
 	// command line: apply the configuration flags now.
 	early := flag.NewFlagSet("idemlint", flag.ContinueOnError)
@@ -51,15 +70,7 @@ func Main(all []*analysis.Analyzer) {
 		}
 		os.Exit(0)
 	}
-	if rest := positional(args); len(rest) > 0 && rest[0] == "help" {
-		os.Exit(help(os.Stdout, all, rest[1:]))
-	}
-	// Standalone-only modes (-sarif, -baseline) are handled here, before
-	// multichecker, when they land.
-
-	switch {
-	case slices.Contains(args, "-flags") || slices.Contains(args, "--flags"):
-	case isVetUnit(args):
+	if isVetUnit(args) {
 		// One package, with go vet's flags (-schema among them, which the
 		// tool ID check above did not see). A dependency analysed only for
 		// its facts (the standard library's among them) prints nothing.
@@ -68,17 +79,21 @@ func Main(all []*analysis.Analyzer) {
 				fatalf("bad configuration: %v", err)
 			}
 		}
-	default:
-		wd, _ := os.Getwd()
-		if err := config.ValidateTree(wd); err != nil {
-			fatalf("bad configuration: %v", err)
-		}
-		// Standalone: say which schema statements were skipped. As go
-		// vet's tool the binary stays quiet, like gopls and golangci-lint.
-		analyzers.SetWarnings(os.Stderr)
 	}
 	os.Args = append([]string{os.Args[0]}, selectAnalyzers(all, args)...)
 	multichecker.Main(all...)
+}
+
+// outputFlags are the standalone driver's output flags as `idemlint help`
+// lists them.
+var outputFlags = [][2]string{
+	{"-json", "JSON on stdout, multichecker's shape; exit status 0 unless -fail-on-findings"},
+	{"-fail-on-findings", "with -json: exit status 3 when there are findings"},
+	{"-fix", "apply the suggested fixes; report (status 3) the findings left"},
+	{"-diff", "with -fix: print the fixes as a unified diff, change no file"},
+	{"-sarif=FILE", "also write SARIF 2.1.0 to FILE (- for stdout)"},
+	{"-baseline=FILE", "report only the findings FILE does not record"},
+	{"-write-baseline", "with -baseline=FILE: record today's findings in FILE"},
 }
 
 func fatalf(format string, args ...any) {
@@ -252,11 +267,11 @@ func enableFlag(all []*analysis.Analyzer, arg string) (name string, on, ok bool)
 }
 
 // help prints the list of analyzers, or the documentation of the named ones
-// (the same text as docs/analyzers/NAME.md).
+// (docs/analyzers/NAME.md's text, rendered for a terminal).
 func help(w io.Writer, all []*analysis.Analyzer, names []string) int {
 	if len(names) == 0 {
 		fmt.Fprintln(w, "idemlint finds the concurrency and retry hazards of Go services backed by a database.")
-		fmt.Fprintln(w, "\nUsage:\n\tidemlint [flags] packages\n\tgo vet -vettool=$(command -v idemlint) [flags] packages")
+		fmt.Fprintln(w, "\nUsage:\n\tidemlint [flags] packages\n\tgo vet -vettool=$(command -v idemlint) [flags] packages\n\tidemlint version")
 		fmt.Fprintln(w, "\nAnalyzers (run `idemlint help NAME` for one):")
 		defaults := analyzers.Default()
 		for _, a := range all {
@@ -267,7 +282,11 @@ func help(w io.Writer, all []*analysis.Analyzer, names []string) int {
 			}
 			fmt.Fprintf(w, "\t%-16s %s%s\n", a.Name, summary, note)
 		}
-		fmt.Fprintln(w, "\nFlags (run `idemlint -help` for all):")
+		fmt.Fprintln(w, "\nOutput (standalone):")
+		for _, line := range outputFlags {
+			fmt.Fprintf(w, "\t%-22s%s\n", line[0], line[1])
+		}
+		fmt.Fprintln(w, "\nSettings (run `idemlint -help` for every flag):")
 		flag.VisitAll(func(f *flag.Flag) {
 			if slices.Contains(config.Names(), f.Name) {
 				fmt.Fprintf(w, "\t-%-20s %s\n", f.Name, f.Usage)
@@ -283,7 +302,7 @@ func help(w io.Writer, all []*analysis.Analyzer, names []string) int {
 			status = 2
 			continue
 		}
-		w.Write(analyzers.Markdown(all[i]))
+		w.Write(analyzers.Text(all[i]))
 	}
 	return status
 }

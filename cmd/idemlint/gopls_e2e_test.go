@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -595,14 +594,4 @@ func (s *lspSession) close() {
 	case <-time.After(lspTimeout):
 		s.t.Errorf("gopls did not exit")
 	}
-}
-
-// fileURI is the file:// URI of an absolute path, as editors send it
-// (file:///C:/... on Windows).
-func fileURI(path string) string {
-	p := filepath.ToSlash(path)
-	if !strings.HasPrefix(p, "/") {
-		p = "/" + p
-	}
-	return (&url.URL{Scheme: "file", Path: p}).String()
 }

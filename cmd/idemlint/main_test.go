@@ -85,18 +85,59 @@ func TestFlagsListConfiguration(t *testing.T) {
 func TestHelpPrintsTheDocs(t *testing.T) {
 	r := run(t, ".", binary, "help", "ignoredirective")
 	require.Equal(t, 0, r.code, r.stderr)
+	assert.Equal(t, string(analyzers.Text(analyzers.Lookup("ignoredirective"))), r.stdout)
 	page, err := os.ReadFile("../../docs/analyzers/ignoredirective.md")
 	require.NoError(t, err)
-	assert.Equal(t, string(page), r.stdout)
+	// The page's prose, without its markup: its first paragraph's first
+	// words are the help's too.
+	_, rest, _ := strings.Cut(string(page), "ignoredirective: ")
+	summary, _, _ := strings.Cut(rest, "\n")
+	assert.True(t, strings.HasPrefix(r.stdout, "ignoredirective: "+summary+"\n\n"), r.stdout)
 
 	r = run(t, ".", binary, "help")
 	assert.Equal(t, 0, r.code)
 	assert.Contains(t, r.stdout, "ignoredirective")
 	assert.Contains(t, r.stdout, "-version-column")
+	assert.Contains(t, r.stdout, "-sarif=FILE")
+	assert.Contains(t, r.stdout, "idemlint version")
 
 	r = run(t, ".", binary, "help", "nosuch")
 	assert.Equal(t, 2, r.code)
 	assert.Contains(t, r.stderr, `no analyzer "nosuch"`)
+}
+
+// TestHelpRendersForTerminal: `idemlint help NAME` is the documentation
+// page without Markdown: no escapes, no fences, headings as plain lines,
+// code indented by a tab.
+func TestHelpRendersForTerminal(t *testing.T) {
+	for _, a := range analyzers.All() {
+		r := run(t, ".", binary, "help", a.Name)
+		require.Equal(t, 0, r.code, r.stderr)
+		for _, markup := range []string{"\\_", "\\*", "\\[", "```", "\n## ", "\n# ", "<!--"} {
+			assert.NotContains(t, r.stdout, markup, "%s: %q", a.Name, markup)
+		}
+		assert.True(t, strings.HasPrefix(r.stdout, a.Name+": "), r.stdout)
+		assert.True(t, strings.HasSuffix(r.stdout, "Online: "+a.URL+"\n"), a.Name)
+	}
+	r := run(t, ".", binary, "help", "checkinsert")
+	assert.Contains(t, r.stdout, "\nExample\n\n", "a heading is a plain line")
+	assert.Contains(t, r.stdout, "count(*)", "the Markdown page escapes it as count(\\*)")
+	assert.Contains(t, r.stdout, "\n\terr := db.QueryRowContext(ctx, `SELECT id FROM users WHERE email = $1`, email).Scan(&id)\n")
+	for _, line := range strings.Split(r.stdout, "\n")[1:] { // after the summary line
+		if !strings.HasPrefix(line, "\t") && !strings.HasPrefix(line, "Online: ") {
+			assert.LessOrEqual(t, len([]rune(line)), 100, "wrapped for a terminal: %q", line)
+		}
+	}
+}
+
+// TestVersionCommand: `idemlint version` names the module version and the
+// x/tools the binary was built with.
+func TestVersionCommand(t *testing.T) {
+	r := run(t, ".", binary, "version")
+	require.Equal(t, 0, r.code, r.stderr)
+	assert.Regexp(t, `^idemlint (\(devel\)|v\S+)\n`, r.stdout)
+	assert.Contains(t, r.stdout, "\n  golang.org/x/tools v0.")
+	assert.Contains(t, r.stdout, "\n  built with go1.")
 }
 
 // TestStandaloneAndVet runs the binary both ways over the same package and

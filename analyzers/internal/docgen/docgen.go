@@ -1,6 +1,6 @@
 // Package docgen renders an analyzer's documentation (its Analyzer.Doc,
 // taken from its doc.go) as the Markdown page in docs/analyzers and as the
-// text of `idemlint help NAME`, which are the same.
+// text of `idemlint help NAME`, the same blocks without the markup.
 package docgen
 
 import (
@@ -42,3 +42,54 @@ func Markdown(a *analysis.Analyzer) []byte {
 
 // FileName is the name of a's page in docs/analyzers.
 func FileName(a *analysis.Analyzer) string { return a.Name + ".md" }
+
+// Text returns the documentation of a for a terminal (`idemlint help
+// NAME`): the same blocks as Markdown, with no Markdown escapes, headings
+// as plain lines, paragraphs wrapped at 80 columns and code indented by a
+// tab.
+func Text(a *analysis.Analyzer) []byte {
+	summary, body, _ := strings.Cut(a.Doc, "\n")
+	var buf bytes.Buffer
+	fmt.Fprintf(&buf, "%s: %s\n\n", a.Name, strings.TrimSpace(summary))
+	var parser comment.Parser
+	printer := comment.Printer{TextWidth: 80, TextCodePrefix: "\t"}
+	doc := parser.Parse(body)
+	for _, block := range doc.Content {
+		if h, ok := block.(*comment.Heading); ok {
+			// A plain line: Printer.Text would print "# Heading".
+			var line strings.Builder
+			for _, t := range h.Text {
+				line.WriteString(inlineText(t))
+			}
+			fmt.Fprintf(&buf, "%s\n\n", line.String())
+			continue
+		}
+		buf.Write(printer.Text(&comment.Doc{Content: []comment.Block{block}, Links: doc.Links}))
+		buf.WriteString("\n")
+	}
+	fmt.Fprintf(&buf, "Online: %s\n", a.URL)
+	return bytes.ReplaceAll(buf.Bytes(), []byte("\n\n\n"), []byte("\n\n"))
+}
+
+// inlineText flattens one piece of a heading's text.
+func inlineText(t comment.Text) string {
+	switch t := t.(type) {
+	case comment.Plain:
+		return string(t)
+	case comment.Italic:
+		return string(t)
+	case *comment.Link:
+		var b strings.Builder
+		for _, x := range t.Text {
+			b.WriteString(inlineText(x))
+		}
+		return b.String()
+	case *comment.DocLink:
+		var b strings.Builder
+		for _, x := range t.Text {
+			b.WriteString(inlineText(x))
+		}
+		return b.String()
+	}
+	return ""
+}

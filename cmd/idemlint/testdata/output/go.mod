@@ -1,0 +1,3 @@
+module example.com/output
+
+go 1.26.0
