@@ -42,10 +42,22 @@ const (
 	entSQLPath    = "entgo.io/ent/dialect/entsql"
 )
 
-// entColumn is one element of a []*schema.Column literal.
+// entColumn is one element of a []*schema.Column literal; notCounter
+// marks a column whose field type cannot count changes.
 type entColumn struct {
-	name   string
-	unique bool
+	name       string
+	unique     bool
+	notCounter bool
+}
+
+// entFieldPath is where ent's column types (field.TypeInt, ...) are.
+const entFieldPath = "entgo.io/ent/schema/field"
+
+// entCounterTypes are the field types a version can be: the numbers.
+var entCounterTypes = map[string]bool{
+	"TypeInt": true, "TypeInt8": true, "TypeInt16": true, "TypeInt32": true, "TypeInt64": true,
+	"TypeUint": true, "TypeUint8": true, "TypeUint16": true, "TypeUint32": true, "TypeUint64": true,
+	"TypeFloat32": true, "TypeFloat64": true,
 }
 
 // readEnt returns the tables an ent migrate package declares.
@@ -176,9 +188,21 @@ func (r *entReader) columnList(e ast.Expr) ([]entColumn, bool) {
 		if !ok || !ok2 {
 			return nil, false
 		}
-		cols = append(cols, entColumn{name: name, unique: unique})
+		cols = append(cols, entColumn{name: name, unique: unique, notCounter: r.notCounter(fs["Type"])})
 	}
 	return cols, true
+}
+
+// notCounter reports whether a column's Type is one of ent's field types
+// that cannot count (field.TypeString, TypeEnum, TypeTime, ...); an
+// expression that is not one of them says nothing.
+func (r *entReader) notCounter(e ast.Expr) bool {
+	sel, ok := e.(*ast.SelectorExpr)
+	if !ok {
+		return false
+	}
+	c, ok := r.pass.TypesInfo.Uses[sel.Sel].(*types.Const)
+	return ok && c.Pkg() != nil && c.Pkg().Path() == entFieldPath && !entCounterTypes[c.Name()]
 }
 
 // columnRefs resolves []*schema.Column{UsersColumns[2], …} to names.
@@ -237,6 +261,9 @@ func (r *entReader) table(lit *ast.CompositeLit) *schema.Table {
 	}
 	for _, c := range cols {
 		t.Columns = append(t.Columns, c.name)
+		if c.notCounter {
+			t.NotCounters = append(t.NotCounters, c.name)
+		}
 		if c.unique {
 			t.Keys = append(t.Keys, schema.Key{Columns: []string{c.name}, Parts: []string{c.name}})
 		}

@@ -149,7 +149,6 @@ func unwrapPathError(err error) error {
 	return err
 }
 
-// ddlTable converts a catalog table.
 // counterType reports whether a column of this declared type can count
 // changes: an integer or numeric type, or a type not written (SQLite).
 // A version column of another type (text, an enum, a timestamp) is a
@@ -169,6 +168,7 @@ func counterType(typ string) bool {
 	return false
 }
 
+// ddlTable converts a catalog table.
 func ddlTable(t *sqltext.TableDef, source Source) *desc {
 	out := &desc{Source: source, Schema: t.Schema, Name: t.Name, Describes: t.Created && t.Complete}
 	for _, c := range t.Columns {

@@ -168,10 +168,11 @@ type column struct {
 	// Plugin marks a field a plugin of the model's library versions by
 	// itself (ModelField.Plugin).
 	Plugin bool
-	// NotCounter marks a DDL column that cannot be a concurrency counter,
-	// whatever its name: its type is not a number (a text or enum
-	// label), or an UPDATE of the DDL scripts sets it to a literal
-	// without comparing it (a migration moving a module version by hand).
+	// NotCounter marks a DDL or generated column that cannot be a
+	// concurrency counter, whatever its name: its type is not a number (a
+	// text or enum label), or an UPDATE of the DDL scripts sets it to a
+	// literal without comparing it (a migration moving a module version
+	// by hand).
 	NotCounter bool
 }
 

@@ -1,6 +1,8 @@
 package schema
 
 import (
+	"slices"
+
 	"golang.org/x/tools/go/analysis"
 )
 
@@ -28,6 +30,10 @@ type Table struct {
 	// Describes: its columns and keys are all known (what the reader did
 	// not understand leaves it contributing its keys only).
 	Describes bool
+	// NotCounters are columns whose declared type cannot count changes
+	// (text, an enum, a time): named as the version column, they are
+	// labels, not versions.
+	NotCounters []string
 }
 
 // tableReaders are the registered readers; RegisterTables is called from
@@ -46,7 +52,7 @@ func readTables(pass *analysis.Pass) []*desc {
 			src := Source{Kind: FromCode, Lib: r.Lib, Name: pass.Pkg.Path()}
 			d := &desc{Source: src, Schema: t.Schema, Name: t.Name, Describes: t.Describes}
 			for _, c := range t.Columns {
-				d.Columns = append(d.Columns, column{Name: c})
+				d.Columns = append(d.Columns, column{Name: c, NotCounter: slices.Contains(t.NotCounters, c)})
 			}
 			for _, k := range t.Keys {
 				k.Source = src
