@@ -205,10 +205,12 @@ func protected(res *ops.Result, fn *ssa.Function, lk *ops.RowOp) bool {
 }
 
 // sideEffect returns a network call made on the found-nothing branch
-// between the lookup and the insert, or nil.
+// between the lookup and the insert, or nil. A call that changes nothing
+// at the other end (a GET, such as a WebFinger lookup of the user about
+// to be stored; a dial) is no effect a second caller duplicates.
 func sideEffect(fnOps []*ops.Op, lk, in *ops.RowOp, branch *ssa.BasicBlock) *ops.Op {
 	for _, op := range fnOps {
-		if op.Kind != ops.Network || op.Deferred || op.Instr == in.Instr || op.Instr == lk.Instr {
+		if op.Kind != ops.Network || op.Harmless() || op.Deferred || op.Instr == in.Instr || op.Instr == lk.Instr {
 			continue
 		}
 		b := op.Instr.Block()

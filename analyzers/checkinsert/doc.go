@@ -26,7 +26,8 @@
 //     unique violation.
 //   - checkinsert/effect-before-claim: a call to another service (an HTTP
 //     request, a payment call) made between the lookup and the insert on
-//     the found-nothing path. It is reported at that call, with the lookup
+//     the found-nothing path; not a GET, HEAD or OPTIONS request or a
+//     dial, which change nothing at the other end. It is reported at that call, with the lookup
 //     and the insert as related positions, and replaces the race finding
 //     for the pair.
 //

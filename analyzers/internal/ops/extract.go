@@ -198,13 +198,18 @@ func (e *extractor) library(caller *ssa.Function, call ssa.CallInstruction, site
 			return []*Op{{Kind: Lock, Handle: handle(), Row: row, Desc: desc, readLock: true}}
 		}
 	case knowledge.Request, knowledge.Dial:
-		return []*Op{{Kind: Network, Row: row, Desc: requestDesc(site)}}
+		harmless := row.Kind == knowledge.Dial
+		switch RequestMethod(site) {
+		case "GET", "HEAD", "OPTIONS":
+			harmless = true
+		}
+		return []*Op{{Kind: Network, Row: row, Desc: requestDesc(site), harmless: harmless}}
 	case knowledge.Retry:
 		// The retried callback's I/O happens during this call.
 		if cb, ok := callbackFunc(site.RoleArg(knowledge.Callback)); ok {
 			for _, op := range e.Ops(cb) {
 				if op.Kind == Network {
-					return []*Op{{Kind: Network, Row: row, Desc: op.Desc, Via: op.Via}}
+					return []*Op{{Kind: Network, Row: row, Desc: op.Desc, Via: op.Via, harmless: op.harmless}}
 				}
 			}
 		}
@@ -533,7 +538,7 @@ func applySummary(s *Summary, name string, args []ssa.Value) []*Op {
 		}
 	}
 	if s.Network != "" {
-		ops = append(ops, &Op{Kind: Network, Desc: s.Network, Via: name, dials: s.NetworkDials})
+		ops = append(ops, &Op{Kind: Network, Desc: s.Network, Via: name, dials: s.NetworkDials, harmless: s.NetworkHarmless})
 	}
 	for _, c := range s.LockedCalls {
 		if g, ok := arg(c.Guard).(*ssa.Const); ok && c.Guard >= 0 && g.Value != nil && g.Value.Kind() == constant.Bool && constant.BoolVal(g.Value) != c.Want {

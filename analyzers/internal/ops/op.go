@@ -94,7 +94,15 @@ type Op struct {
 	// dials is, for a helper's network operation, its summary's
 	// NetworkDials.
 	dials bool
+	// harmless marks a network operation that changes nothing when
+	// performed: a GET, HEAD or OPTIONS request, a dial, or a helper
+	// whose network operations are all such (Summary.NetworkHarmless).
+	harmless bool
 }
+
+// Harmless reports whether a network operation changes nothing at the
+// other end (a GET, a dial): performing it twice is no duplicate effect.
+func (op *Op) Harmless() bool { return op.Kind == Network && op.harmless }
 
 // Pos returns the position of the operation's call.
 func (op *Op) Pos() token.Pos { return op.Instr.Pos() }

@@ -30,6 +30,9 @@ type Summary struct {
 	// NetworkDials is set when Network only opens a connection (a
 	// pool's dial): a request found later is preferred as evidence.
 	NetworkDials bool
+	// NetworkHarmless is set when every network operation of the
+	// function changes nothing at the other end (Op.Harmless).
+	NetworkHarmless bool
 	// TxRuns are the func parameters the function calls inside a
 	// transaction (a user-written WithTx).
 	TxRuns []TxCallback
@@ -297,6 +300,10 @@ func summarise(fn *ssa.Function, ops []*Op) *Summary {
 		case Network:
 			// Name a request over the connection it may be made on: the
 			// RPC, not the pool's dial on a cache miss.
+			if s.Network == "" {
+				s.NetworkHarmless = true
+			}
+			s.NetworkHarmless = s.NetworkHarmless && op.Harmless()
 			if s.Network == "" || (s.NetworkDials && !op.Dials()) {
 				s.Network, s.NetworkDials = op.Evidence(), op.Dials()
 			}
