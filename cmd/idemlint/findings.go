@@ -63,7 +63,7 @@ type results struct {
 // errors of all its actions.
 func collect(graph *checker.Graph) results {
 	var res results
-	seen := map[findingKey]bool{}
+	m := merger{}
 	seenErr := map[string]bool{}
 	for act := range graph.All() {
 		if act.Err != nil {
@@ -81,19 +81,17 @@ func collect(graph *checker.Graph) results {
 		}
 		for _, d := range act.Diagnostics {
 			posn := act.Package.Fset.Position(d.Pos)
-			k := keyOf(act.Analyzer, act.Package.Fset, d)
-			if seen[k] {
-				continue
-			}
-			seen[k] = true
-			res.findings = append(res.findings, &finding{
-				key:      k,
+			f := &finding{
+				key:      keyOf(act.Analyzer, act.Package.Fset, d),
 				analyzer: act.Analyzer,
 				pkg:      act.Package,
 				diag:     d,
 				posn:     posn,
 				function: enclosingFunction(act.Package, d.Pos),
-			})
+			}
+			if m.add(f) {
+				res.findings = append(res.findings, f)
+			}
 		}
 	}
 	slices.SortFunc(res.findings, func(a, b *finding) int {
@@ -107,6 +105,47 @@ func collect(graph *checker.Graph) results {
 	})
 	return res
 }
+
+// A merger counts each finding once across the packages that report it.
+type merger struct {
+	seen map[findingKey]bool
+	// at holds, per position and rule without the message, the finding
+	// printed there, so that two packages reporting one bug in different
+	// words print it once: a package and its test variant, or a wiring
+	// package that completes another's interfaces (its findings are at
+	// the other package's positions) and that package's test variant,
+	// whose tests bind the interfaces too.
+	at map[findingKey]*finding
+}
+
+// add reports whether f is new. A finding of another package at the
+// position and rule of one already added is the same bug: it is not new,
+// and its words replace the first's when the first came from a test
+// variant and it does not (the test variant sees the tests' bindings too
+// and may name other evidence).
+func (m *merger) add(f *finding) bool {
+	if m.seen == nil {
+		m.seen, m.at = map[findingKey]bool{}, map[findingKey]*finding{}
+	}
+	if m.seen[f.key] {
+		return false
+	}
+	m.seen[f.key] = true
+	where := f.key
+	where.message = ""
+	if prev := m.at[where]; prev != nil && prev.pkg.ID != f.pkg.ID {
+		if isTestVariant(prev.pkg) && !isTestVariant(f.pkg) {
+			*prev = *f
+		}
+		return false
+	}
+	m.at[where] = f
+	return true
+}
+
+// isTestVariant reports whether pkg is a package compiled with its tests
+// ("p [p.test]"), as go list names them.
+func isTestVariant(pkg *packages.Package) bool { return strings.Contains(pkg.ID, " [") }
 
 func keyOf(a *analysis.Analyzer, fset *token.FileSet, d analysis.Diagnostic) findingKey {
 	posn := fset.Position(d.Pos)

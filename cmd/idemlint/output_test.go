@@ -10,6 +10,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"golang.org/x/tools/go/packages"
 )
 
 // outputModule is testdata/output: two checkinsert races (store/users.go,
@@ -223,4 +224,25 @@ func TestProgressOnTerminal(t *testing.T) {
 	j := run(t, outputModule(t), "script", "-qec", binary+" -json ./store", "/dev/null")
 	assert.Equal(t, 0, j.code, j.stdout)
 	assert.NotContains(t, j.stdout, "packages analysed", "-json is for programs")
+}
+
+// TestMergeAcrossPackages: one bug reported at one position by a wiring
+// package and by a test variant, in different words, is one finding, in
+// the non-test package's words; two findings of one package at one
+// position stay two.
+func TestMergeAcrossPackages(t *testing.T) {
+	at := func(pkgID, msg string) *finding {
+		return &finding{
+			pkg: &packages.Package{ID: pkgID},
+			key: findingKey{analyzer: "lostupdate", category: "lostupdate/wholerow", file: "api/app.go", line: 271, column: 37, message: msg},
+		}
+	}
+	var m merger
+	test := at("example.com/m/api [example.com/m/api.test]", "writers: a, b")
+	require.True(t, m.add(test))
+	assert.False(t, m.add(at("example.com/m/api [example.com/m/api.test]", "writers: a, b")), "the same words again")
+	wiring := at("example.com/m/router", "writers: a")
+	assert.False(t, m.add(wiring), "the same bug from the wiring package")
+	assert.Equal(t, "writers: a", test.key.message, "the non-test package's words win")
+	assert.True(t, m.add(at("example.com/m/router", "another finding at the same place")), "one package's two findings stay two")
 }
