@@ -10,7 +10,6 @@ import (
 
 	"github.com/idemlint/idemlint/analyzers/internal/knowledge"
 	"github.com/idemlint/idemlint/analyzers/internal/ops"
-	"github.com/idemlint/idemlint/analyzers/internal/schema"
 )
 
 // xorm's naming of a bean (xorm.io/xorm v1.4.3, tags/parser.go): the
@@ -44,12 +43,7 @@ const (
 var xormMapperWords = map[xormMapper]string{xormSnake: "snake", xormGonic: "gonic", xormSame: "same"}
 
 // An xormNaming is the mappers of the tables and of the columns.
-type xormNaming struct {
-	table, column xormMapper
-	// tableNames are the TableName constants the package sees, for beans
-	// of imported packages (their TableName has no SSA body here).
-	tableNames schema.TableNameLookup
-}
+type xormNaming struct{ table, column xormMapper }
 
 // xormNames reads, for the schema layer's facts, what a SetMapper,
 // SetTableMapper or SetColumnMapper call sets: "table=gonic",
@@ -129,9 +123,7 @@ func xormNamingOf(settings []string) xormNaming {
 
 // xormNamingAt is the naming the package of fn sees.
 func xormNamingAt(fn *ssa.Function) xormNaming {
-	n := xormNamingOf(ops.Naming(fn, "xorm"))
-	n.tableNames = ops.TableNames(fn)
-	return n
+	return xormNamingOf(ops.Naming(fn, "xorm"))
 }
 
 // xormKeywords are the words of an xorm tag that are not a column name:
@@ -315,16 +307,10 @@ func xormBeanOf(prog *ssa.Program, t types.Type, naming xormNaming) (xormBean, b
 		if !ok || prog == nil {
 			return xormBean{}, false
 		}
-		if b.table, ok = constResult(prog.FuncValue(fn)); ok {
-			return b, true
+		if b.table, ok = constResult(prog.FuncValue(fn)); !ok {
+			return xormBean{}, false
 		}
-		// Declared in an imported package: its constant travels in the
-		// schema layer's facts.
-		if table, has, known := schema.TableNameOf(named.Obj(), naming.tableNames); has && known {
-			b.table = table
-			return b, true
-		}
-		return xormBean{}, false
+		return b, true
 	}
 	b.table = naming.table.name(named.Obj().Name())
 	return b, b.table != ""

@@ -24,20 +24,14 @@ import (
 // of a path (pkg [pkg.test]) is another *types.Package, analysed beside
 // it, and a long-lived driver (gopls) analyses a package again as a new
 // one; an entry is dropped when its package is collected, so the table
-// keeps no package alive.
+// keeps no package alive. Packages that see no setting have no entry.
 var (
 	namingsMu sync.Mutex
-	namings   = map[weak.Pointer[types.Package]]*seenNaming{}
+	namings   = map[weak.Pointer[types.Package]]map[string][]string{} // library name -> settings
 )
 
-// seenNaming is what one package sees of its models' names.
-type seenNaming struct {
-	byLib      map[string][]string // library name -> settings
-	tableNames schema.TableNameLookup
-}
-
 // recordNaming records the settings pass's package sees, for each
-// registered library, and the TableName constants it sees.
+// registered library.
 func recordNaming(pass *analysis.Pass) {
 	by := map[string][]string{}
 	for _, l := range libraries {
@@ -48,6 +42,10 @@ func recordNaming(pass *analysis.Pass) {
 	key := weak.Make(pass.Pkg)
 	namingsMu.Lock()
 	defer namingsMu.Unlock()
+	if len(by) == 0 {
+		delete(namings, key)
+		return
+	}
 	if _, had := namings[key]; !had {
 		runtime.AddCleanup(pass.Pkg, func(k weak.Pointer[types.Package]) {
 			namingsMu.Lock()
@@ -55,7 +53,7 @@ func recordNaming(pass *analysis.Pass) {
 			namingsMu.Unlock()
 		}, key)
 	}
-	namings[key] = &seenNaming{byLib: by, tableNames: schema.TableNames(pass)}
+	namings[key] = by
 }
 
 // Naming returns the settings of library lib's naming of its models that
@@ -63,23 +61,6 @@ func recordNaming(pass *analysis.Pass) {
 // words), nil when it sees none: the library's naming is then its
 // default, or what every setting it may have agrees on.
 func Naming(fn *ssa.Function, lib string) []string {
-	if n := seenBy(fn); n != nil {
-		return n.byLib[lib]
-	}
-	return nil
-}
-
-// TableNames returns the lookup of the TableName constants the package of
-// fn sees (schema.TableNames), nil when it is not known: a model of an
-// imported package has no SSA body for its TableName method.
-func TableNames(fn *ssa.Function) schema.TableNameLookup {
-	if n := seenBy(fn); n != nil {
-		return n.tableNames
-	}
-	return nil
-}
-
-func seenBy(fn *ssa.Function) *seenNaming {
 	if fn == nil {
 		return nil
 	}
@@ -95,5 +76,5 @@ func seenBy(fn *ssa.Function) *seenNaming {
 	}
 	namingsMu.Lock()
 	defer namingsMu.Unlock()
-	return namings[weak.Make(pkg)]
+	return namings[weak.Make(pkg)][lib]
 }

@@ -54,15 +54,6 @@ func Naming(pass *analysis.Pass, lib string) []string {
 	return namingOf(fs.naming(), lib)
 }
 
-// TableNames returns the lookup of the TableName constants pass's package
-// sees: its own and those its imports' facts carry. A library's hooks
-// need it for models of imported packages, whose method bodies SSA does
-// not build.
-func TableNames(pass *analysis.Pass) TableNameLookup {
-	fs, _ := pass.ResultOf[factsAnalyzer].(*factSet)
-	return fs.tableName
-}
-
 // tablesFact is the package fact. Its slices are sorted, so that the
 // encoded fact, and the vet caches keyed on it, are deterministic.
 type tablesFact struct {
