@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"gopkg.in/yaml.v3"
@@ -275,11 +276,15 @@ func (d disabled) matches(filename string) bool {
 	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
 }
 
-// Disables reports whether the disable setting turns name off in the file
+// Disables reports whether the configuration turns name off in the file
 // named filename: name is a finding's category ("retrypost/nokey") or a
-// directive's name, and an entry naming its analyzer ("retrypost") or
-// itself turns it off.
+// directive's name. An opt-in rule (OptInRules) is off unless the enable
+// setting names it; otherwise a disable entry naming its analyzer
+// ("retrypost") or itself turns it off.
 func (c *Config) Disables(filename, name string) bool {
+	if slices.Contains(OptInRules, name) && !slices.Contains(c.Enable, name) {
+		return true // an opt-in rule the enable setting does not name
+	}
 	if len(c.disabled) == 0 || name == "" {
 		return false
 	}

@@ -133,3 +133,13 @@ func TestDisableIsTheFilesOnly(t *testing.T) {
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "unknown setting disable")
 }
+
+// TestOptInRules: an opt-in rule is off unless enable names it, in every
+// file; the other rules are on.
+func TestOptInRules(t *testing.T) {
+	off := &Config{}
+	assert.True(t, off.Disables("/src/a.go", "retrypost/unknown-effect"))
+	assert.False(t, off.Disables("/src/a.go", "retrypost/nokey"))
+	on := &Config{Enable: []string{"retrypost/unknown-effect"}}
+	assert.False(t, on.Disables("/src/a.go", "retrypost/unknown-effect"))
+}

@@ -3,13 +3,11 @@ package retrypost
 import (
 	_ "embed"
 	"go/token"
-	"slices"
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ssa"
 
 	// The libraries' hooks, registered with ops (dialect.Dialect.Ops).
-	"github.com/idemlint/idemlint/analyzers/config"
 	_ "github.com/idemlint/idemlint/analyzers/internal/dialect"
 	"github.com/idemlint/idemlint/analyzers/internal/ops"
 	"github.com/idemlint/idemlint/analyzers/internal/report"
@@ -24,7 +22,7 @@ var Analyzer = &analysis.Analyzer{
 	Name:     "retrypost",
 	Doc:      report.Doc(doc, "retrypost"),
 	URL:      report.URL("retrypost"),
-	Requires: []*analysis.Analyzer{config.Analyzer, ops.Analyzer},
+	Requires: []*analysis.Analyzer{ops.Analyzer},
 	Run:      report.Guard(run),
 	// The package's own type errors are the driver's to report; with
 	// RunDespiteErrors its importers still get this package's facts.
@@ -35,20 +33,17 @@ var Analyzer = &analysis.Analyzer{
 const fix = "derive the key once from the business operation and send it on every attempt, or do not retry"
 
 // unknownEffect is the opt-in sub-rule for a request retried without a
-// key that nothing shows to create (config.OptInRules).
+// key that nothing shows to create (config.OptInRules): the report layer
+// drops its findings unless the enable setting names it, and then a
+// directive naming it is not reported unused either.
 const unknownEffect = "unknown-effect"
 
 func run(pass *analysis.Pass) (any, error) {
-	cfg, _ := pass.ResultOf[config.Analyzer].(*config.Config)
-	optIn := cfg != nil && slices.Contains(cfg.Enable, "retrypost/"+unknownEffect)
 	return ops.Analyze(pass, func(r *report.Reporter, res *ops.Result) func(*ssa.Function) {
 		return func(fn *ssa.Function) {
 			seen := map[token.Pos]bool{}
 			for _, s := range res.RetriedSends(fn) {
 				rule, retry := decide(s)
-				if rule == unknownEffect && !optIn {
-					continue
-				}
 				if rule == "" || seen[s.Pos] {
 					continue
 				}
