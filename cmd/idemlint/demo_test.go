@@ -198,21 +198,7 @@ func enclosingFunc(t *testing.T, file string, line int) string {
 		if !ok || fset.Position(fn.Pos()).Line > line || fset.Position(fn.End()).Line < line {
 			continue
 		}
-		if fn.Recv == nil || len(fn.Recv.List) == 0 {
-			return fn.Name.Name
-		}
-		recv := fn.Recv.List[0].Type
-		star := ""
-		if s, ok := recv.(*ast.StarExpr); ok {
-			star, recv = "*", s.X
-		}
-		if idx, ok := recv.(*ast.IndexExpr); ok {
-			recv = idx.X
-		}
-		if idx, ok := recv.(*ast.IndexListExpr); ok {
-			recv = idx.X
-		}
-		return fmt.Sprintf("(%s%s).%s", star, recv.(*ast.Ident).Name, fn.Name.Name)
+		return funcDeclName(fn)
 	}
 	return "(package level)"
 }
