@@ -33,6 +33,7 @@ const (
 type runOptions struct {
 	json, fix, diff, tests bool
 	failOnFindings         bool
+	explain                bool
 	context                int
 	sarif                  string
 	baseline               string
@@ -170,7 +171,7 @@ func standalone(all []*analysis.Analyzer, args []string, stdout, stderr io.Write
 		}
 		return status
 	}
-	printText(stderr, reported, o.context)
+	printText(stderr, reported, o.context, o.explain)
 	if len(reported) > 0 && len(res.errors) == 0 {
 		status = max(status, exitFindings)
 	}
@@ -186,6 +187,7 @@ func parseFlags(all []*analysis.Analyzer, args []string, stderr io.Writer) (o *r
 	config.RegisterFlags(fs)
 	fs.BoolVar(&o.json, "json", false, "print the findings as JSON on stdout (exit status 0 unless -fail-on-findings)")
 	fs.BoolVar(&o.failOnFindings, "fail-on-findings", false, "with -json, exit with status 3 when there are findings")
+	fs.BoolVar(&o.explain, "explain", false, "under each finding, draw how two callers (or a request and its retry) interleave to make it happen, step by step with the positions")
 	fs.IntVar(&o.context, "c", -1, "print the offending line with this many lines of context")
 	fs.BoolVar(&o.fix, "fix", false, "apply the suggested fixes, and report the findings left")
 	fs.BoolVar(&o.diff, "diff", false, "with -fix, print the fixes as a unified diff instead of writing the files")
