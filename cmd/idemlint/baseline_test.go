@@ -131,8 +131,8 @@ func TestBaselineMalformed(t *testing.T) {
 // TestSARIF: -sarif writes a SARIF 2.1.0 log that the published schema
 // validates (checked by testdata/sarifcheck, a module of its own with a
 // JSON Schema validator), with a rule per sub-rule, the findings once
-// each, relative URIs against %SRCROOT%, related locations and the
-// baseline fingerprint.
+// each, relative URIs against %SRCROOT%, related locations, the
+// timeline in the message's markdown and the baseline fingerprint.
 func TestSARIF(t *testing.T) {
 	dir := outputModule(t)
 	logFile := filepath.Join(t.TempDir(), "idemlint.sarif")
@@ -163,6 +163,7 @@ func TestSARIF(t *testing.T) {
 			Results            []struct {
 				RuleID    string
 				RuleIndex int
+				Message   struct{ Text, Markdown string }
 				Locations []struct {
 					PhysicalLocation struct {
 						ArtifactLocation struct {
@@ -208,6 +209,10 @@ func TestSARIF(t *testing.T) {
 	assert.Equal(t, 28, loc.Region.StartColumn)
 	require.Len(t, res.RelatedLocations, 1)
 	assert.Equal(t, "the lookup: the lookup of users by email", res.RelatedLocations[0].Message.Text)
+	// The markdown adds the detail and the timeline to the headline.
+	assert.True(t, strings.HasPrefix(res.Message.Markdown, markdownEscape(res.Message.Text)), res.Message.Markdown)
+	assert.Contains(t, res.Message.Markdown, "| where | request A | request B |\n|---|---|---|\n| `store/users.go:18` | look up the key → no row |  |\n")
+	assert.Contains(t, res.Message.Markdown, "\n\n**Outcome:** two rows for one key")
 
 	// The fingerprint is the baseline entry's.
 	base := filepath.Join(t.TempDir(), "b.json")

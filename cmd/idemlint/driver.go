@@ -92,6 +92,7 @@ var outputFlags = [][2]string{
 	{"-fix", "apply the suggested fixes; report (status 3) the findings left"},
 	{"-diff", "with -fix: print the fixes as a unified diff, change no file"},
 	{"-sarif=FILE", "also write SARIF 2.1.0 to FILE (- for stdout)"},
+	{"-codeclimate=FILE", "also write a GitLab code quality report to FILE (- for stdout)"},
 	{"-baseline=FILE", "report only the findings FILE does not record"},
 	{"-write-baseline", "with -baseline=FILE: record today's findings in FILE"},
 }

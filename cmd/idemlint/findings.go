@@ -15,6 +15,8 @@ import (
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/analysis/checker"
 	"golang.org/x/tools/go/packages"
+
+	"github.com/idemlint/idemlint/analyzers"
 )
 
 // A finding is one diagnostic of a root action, counted once however many
@@ -220,8 +222,9 @@ func positionString(dir string, posn token.Position) string {
 // its related information indented by a tab after the position, as
 // multichecker prints it, so that tools splitting on ": \t" still work.
 // With contextLines >= 0 the finding's lines follow, with that many lines
-// around them.
-func printText(w io.Writer, findings []*finding, contextLines int) {
+// around them; with explain, the timeline of the finding's interleaving
+// (analyzers.Interleaving) follows its related lines.
+func printText(w io.Writer, findings []*finding, contextLines int, explain bool) {
 	wd, _ := os.Getwd()
 	for _, f := range findings {
 		fset := f.pkg.Fset
@@ -232,6 +235,11 @@ func printText(w io.Writer, findings []*finding, contextLines int) {
 		for _, r := range f.diag.Related {
 			posn := fset.Position(r.Pos)
 			fmt.Fprintf(w, "%s: \t%s\n", positionString(wd, posn), r.Message)
+		}
+		if explain {
+			if t, ok := analyzers.Interleaving(f.diag); ok {
+				printTimeline(w, wd, fset, t)
+			}
 		}
 	}
 }

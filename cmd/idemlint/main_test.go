@@ -364,7 +364,8 @@ func TestVersionHashesConfiguration(t *testing.T) {
 
 // TestVersionHashesSchemaFiles: the tool ID covers every sqlc
 // configuration of the module and the schema files each names, besides
-// .idemlint.yml and its DDL files, so that go vet's cache turns over when
+// every .idemlint.yml of the module (the working directory's and those of
+// the packages below it) and its DDL files, so that go vet's cache turns over when
 // any of them changes; files the analysis never reads do not move it.
 func TestVersionHashesSchemaFiles(t *testing.T) {
 	dir := t.TempDir()
@@ -414,6 +415,15 @@ func TestVersionHashesSchemaFiles(t *testing.T) {
 		}, true},
 		{"the file the new configuration names", func() {
 			write("db/extra.sql", "CREATE TABLE extra (id int);\n")
+		}, true},
+		{"a DDL file in a directory discovery skips, named by nothing", func() {
+			write("_ddl/svc.sql", "CREATE TABLE svc (id int);\n")
+		}, false},
+		{"a .idemlint.yml of a package below the working directory, naming it", func() {
+			write("internal/svc/.idemlint.yml", "schema: [_ddl/svc.sql]\n")
+		}, true},
+		{"the DDL file the package's configuration names", func() {
+			write("_ddl/svc.sql", "CREATE TABLE svc (id int UNIQUE);\n")
 		}, true},
 		{"an unrelated file", func() {
 			write("README.md", "hello\n")

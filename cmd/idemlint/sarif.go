@@ -125,7 +125,7 @@ func writeSARIF(w io.Writer, selected []*analysis.Analyzer, findings []*finding,
 			RuleID:              f.rule(),
 			RuleIndex:           index[f.rule()],
 			Level:               "warning",
-			Message:             sarifMessage{Text: f.diag.Message},
+			Message:             sarifMessage{Text: f.diag.Message, Markdown: findingMarkdown(wd, f)},
 			Locations:           []sarifLocation{sarifLocationOf(wd, f.posn, fset.Position(f.diag.End), nil, nil)},
 			PartialFingerprints: map[string]string{fingerprintKey: entryOf(f).fingerprint()},
 		}

@@ -33,8 +33,10 @@ const (
 type runOptions struct {
 	json, fix, diff, tests bool
 	failOnFindings         bool
+	explain                bool
 	context                int
 	sarif                  string
+	codeClimate            string
 	baseline               string
 	writeBaseline          bool
 	cpuProfile, memProfile string
@@ -106,7 +108,7 @@ func standalone(all []*analysis.Analyzer, args []string, stdout, stderr io.Write
 
 	selected := analyzers.Select(o.enabled, o.disabled)
 	var prog *progress
-	if isTerminal(stderr) && !o.json && o.sarif != "-" {
+	if isTerminal(stderr) && !o.json && o.sarif != "-" && o.codeClimate != "-" {
 		prog = startProgress(stderr, initial, selected)
 	}
 	graph, err := checker.Analyze(selected, initial, &checker.Options{})
@@ -158,6 +160,12 @@ func standalone(all []*analysis.Analyzer, args []string, stdout, stderr io.Write
 			status = max(status, exitFailed)
 		}
 	}
+	if o.codeClimate != "" {
+		if err := writeCodeClimateTo(o.codeClimate, stdout, reported, wd); err != nil {
+			fmt.Fprintf(stderr, "idemlint: %v\n", err)
+			status = max(status, exitFailed)
+		}
+	}
 	if o.json {
 		if err := printJSON(stdout, graph, reported); err != nil {
 			fmt.Fprintf(stderr, "idemlint: %v\n", err)
@@ -170,7 +178,7 @@ func standalone(all []*analysis.Analyzer, args []string, stdout, stderr io.Write
 		}
 		return status
 	}
-	printText(stderr, reported, o.context)
+	printText(stderr, reported, o.context, o.explain)
 	if len(reported) > 0 && len(res.errors) == 0 {
 		status = max(status, exitFindings)
 	}
@@ -186,11 +194,13 @@ func parseFlags(all []*analysis.Analyzer, args []string, stderr io.Writer) (o *r
 	config.RegisterFlags(fs)
 	fs.BoolVar(&o.json, "json", false, "print the findings as JSON on stdout (exit status 0 unless -fail-on-findings)")
 	fs.BoolVar(&o.failOnFindings, "fail-on-findings", false, "with -json, exit with status 3 when there are findings")
+	fs.BoolVar(&o.explain, "explain", false, "under each finding, draw how two callers (or a request and its retry) interleave to make it happen, step by step with the positions")
 	fs.IntVar(&o.context, "c", -1, "print the offending line with this many lines of context")
 	fs.BoolVar(&o.fix, "fix", false, "apply the suggested fixes, and report the findings left")
 	fs.BoolVar(&o.diff, "diff", false, "with -fix, print the fixes as a unified diff instead of writing the files")
 	fs.BoolVar(&o.tests, "test", true, "analyse the packages' test files too")
 	fs.StringVar(&o.sarif, "sarif", "", "write the findings as SARIF 2.1.0 to this file (- for stdout), besides the text output")
+	fs.StringVar(&o.codeClimate, "codeclimate", "", "write the findings as a GitLab code quality (CodeClimate) report to this file (- for stdout), besides the text output")
 	fs.StringVar(&o.baseline, "baseline", "", "report only the findings not recorded in this baseline file")
 	fs.BoolVar(&o.writeBaseline, "write-baseline", false, "with -baseline, record today's findings in the file and report none")
 	fs.StringVar(&o.cpuProfile, "cpuprofile", "", "write a CPU profile to this file")
@@ -248,8 +258,12 @@ func (o *runOptions) check() error {
 		return errors.New("-write-baseline records the findings as they are: drop -fix")
 	case o.json && o.sarif == "-":
 		return errors.New("-json and -sarif=- both write to stdout: give -sarif a file name")
-	case o.diff && (o.json || o.sarif == "-"):
-		return errors.New("-diff writes the diff to stdout: drop -json, or give -sarif a file name")
+	case o.json && o.codeClimate == "-":
+		return errors.New("-json and -codeclimate=- both write to stdout: give -codeclimate a file name")
+	case o.sarif == "-" && o.codeClimate == "-":
+		return errors.New("-sarif=- and -codeclimate=- both write to stdout: give one of them a file name")
+	case o.diff && (o.json || o.sarif == "-" || o.codeClimate == "-"):
+		return errors.New("-diff writes the diff to stdout: drop -json, or give -sarif and -codeclimate a file name")
 	case o.failOnFindings && !o.json:
 		return errors.New("-fail-on-findings is for -json (the text output already exits with status 3 on findings)")
 	}

@@ -37,10 +37,18 @@ type Finding struct {
 	// Rule is the sub-rule within the analyzer ("race" for
 	// checkinsert/race); the diagnostic's Category is "analyzer/rule".
 	Rule string
-	// Message says what two concurrent callers (or a retry) do and what to
-	// do instead, naming the evidence by function. Lowercase, no trailing
-	// period.
+	// Message is the headline: what races with what, or what a retry
+	// repeats, in at most MaxHeadline characters, naming the evidence by
+	// function (not line: baselines fingerprint it). Lowercase, no
+	// trailing period.
 	Message string
+	// Detail is the whole account: the evidence in full, what two
+	// concurrent callers (or a retry) do, the consequence and the fix.
+	// It becomes the first related information, at the finding's own
+	// position (see Detail), so that every driver carries it: gopls
+	// shows it under the headline, the text output prints it indented,
+	// -json and SARIF keep it. Required when Related is not empty.
+	Detail  string
 	Related []analysis.RelatedInformation
 	Fixes   []analysis.SuggestedFix
 }
@@ -116,7 +124,7 @@ func generatedHeader(text string) bool {
 // setting turns it off in f's file.
 func (r *Reporter) Report(f Finding) {
 	name := r.pass.Analyzer.Name
-	if err := CheckVoice(f.Message); err != nil {
+	if err := checkFinding(f); err != nil {
 		if testing.Testing() {
 			panic(fmt.Sprintf("%s: %v", name, err))
 		}
@@ -132,12 +140,16 @@ func (r *Reporter) Report(f Finding) {
 	if r.suppressed(f.Pos, category) || r.disabled(f.Pos, category) {
 		return
 	}
+	related := f.Related
+	if f.Detail != "" {
+		related = append([]analysis.RelatedInformation{{Pos: f.Pos, End: f.End, Message: fixVoice(f.Detail)}}, f.Related...)
+	}
 	d := analysis.Diagnostic{
 		Pos:            f.Pos,
 		End:            f.End,
 		Category:       category,
 		Message:        f.Message,
-		Related:        f.Related,
+		Related:        related,
 		SuggestedFixes: f.Fixes,
 	}
 	if r.inFunc {

@@ -450,7 +450,8 @@ const (
 
 // BuildInputs returns the schema and configuration files the analysis of
 // the module containing dir may read: its .idemlint.yml and the DDL files
-// the configuration names, every sqlc.yaml, sqlc.yml and sqlc.json in the
+// the configuration names, every other .idemlint.yml in the module and the
+// DDL files each names, every sqlc.yaml, sqlc.yml and sqlc.json in the
 // module (vendor, testdata, node_modules, dot-directories and nested
 // modules skipped; at most 20,000 directories, 32 deep) and the schema
 // files each names, and the migrations schema discovery reads
@@ -463,13 +464,17 @@ func BuildInputs(dir string) []string {
 	if err != nil || cfg.ModuleRoot == "" {
 		return inputs
 	}
-	var configs []string
+	var configs, nested []string
 	walkModule(cfg.ModuleRoot, nil, func(path string, d fs.DirEntry) {
-		if slices.Contains(sqlcConfigNames, d.Name()) {
+		switch name := d.Name(); {
+		case slices.Contains(sqlcConfigNames, name):
 			configs = append(configs, path)
+		case name == config.FileName || name == ".idemlint.yaml":
+			nested = append(nested, filepath.Dir(path))
 		}
 	})
 	sort.Strings(configs)
+	sort.Strings(nested)
 	seen := map[string]bool{}
 	for _, f := range inputs {
 		seen[f] = true
@@ -478,6 +483,15 @@ func BuildInputs(dir string) []string {
 		if !seen[f] {
 			seen[f] = true
 			inputs = append(inputs, f)
+		}
+	}
+	// The .idemlint.yml files of the module's other directories and the
+	// DDL files each names: go vet runs -V=full once, in its working
+	// directory, whose configuration is not that of the packages below
+	// it that have their own.
+	for _, d := range nested {
+		for _, f := range config.BuildInputs(d) {
+			add(f)
 		}
 	}
 	for _, sc := range configs {
