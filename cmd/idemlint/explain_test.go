@@ -182,7 +182,7 @@ func TestExplainMarkdown(t *testing.T) {
 }
 
 var (
-	findingLine = regexp.MustCompile(`^(\S+):(\d+):\d+: .* \(([a-z]+/[a-z-]+)\)$`)
+	explainFindingLine = regexp.MustCompile(`^(\S+):(\d+):\d+: .* \(([a-z]+/[a-z-]+)\)$`)
 	relatedLine = regexp.MustCompile(`^(\S+):(\d+):\d+: \t`)
 	stepLine    = regexp.MustCompile(`^\t(\S+:\d+|-)   `)
 )
@@ -202,7 +202,7 @@ func parseExplained(t *testing.T, out string) []*printedFinding {
 	var found []*printedFinding
 	var cur *printedFinding
 	for _, line := range strings.Split(out, "\n") {
-		if m := findingLine.FindStringSubmatch(line); m != nil && !strings.Contains(line, ": \t") {
+		if m := explainFindingLine.FindStringSubmatch(line); m != nil && !strings.Contains(line, ": \t") {
 			cur = &printedFinding{category: m[3], at: map[string]bool{m[1] + ":" + m[2]: true}}
 			found = append(found, cur)
 			continue
