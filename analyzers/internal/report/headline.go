@@ -21,7 +21,9 @@ func checkFinding(f Finding) error {
 	if err := CheckVoice(f.Message); err != nil {
 		return err
 	}
-	if n := utf8.RuneCountInString(f.Message); n > MaxHeadline {
+	// A hazard's headline is bounded; a directive's or a configuration's
+	// diagnosis, which has no detail, is its one sentence.
+	if n := utf8.RuneCountInString(f.Message); n > MaxHeadline && f.Detail != "" {
 		return fmt.Errorf("headline of %d characters (at most %d; move the rest to Detail): %q", n, MaxHeadline, f.Message)
 	}
 	if f.Detail != "" {
