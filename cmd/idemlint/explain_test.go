@@ -183,8 +183,8 @@ func TestExplainMarkdown(t *testing.T) {
 
 var (
 	explainFindingLine = regexp.MustCompile(`^(\S+):(\d+):\d+: .* \(([a-z]+/[a-z-]+)\)$`)
-	relatedLine = regexp.MustCompile(`^(\S+):(\d+):\d+: \t`)
-	stepLine    = regexp.MustCompile(`^\t(\S+:\d+|-)   `)
+	relatedLine        = regexp.MustCompile(`^(\S+):(\d+):\d+: \t`)
+	stepLine           = regexp.MustCompile(`^\t(\S+:\d+|-)   `)
 )
 
 // A printedFinding is a finding of the text output with what follows it.
