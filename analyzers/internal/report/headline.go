@@ -21,9 +21,7 @@ func checkFinding(f Finding) error {
 	if err := CheckVoice(f.Message); err != nil {
 		return err
 	}
-	// A hazard's headline is bounded; a directive's or a configuration's
-	// diagnosis, which has no detail, is its one sentence.
-	if n := utf8.RuneCountInString(f.Message); n > MaxHeadline && f.Detail != "" {
+	if n := utf8.RuneCountInString(f.Message); n > MaxHeadline {
 		return fmt.Errorf("headline of %d characters (at most %d; move the rest to Detail): %q", n, MaxHeadline, f.Message)
 	}
 	if f.Detail != "" {
