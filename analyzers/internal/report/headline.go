@@ -21,7 +21,7 @@ func checkFinding(f Finding) error {
 	if err := CheckVoice(f.Message); err != nil {
 		return err
 	}
-	if n := utf8.RuneCountInString(f.Message); n > MaxHeadline {
+	if n := utf8.RuneCountInString(f.Message); n > MaxHeadline && f.Detail != "" { // a message without a detail is not a headline yet
 		return fmt.Errorf("headline of %d characters (at most %d; move the rest to Detail): %q", n, MaxHeadline, f.Message)
 	}
 	if f.Detail != "" {
