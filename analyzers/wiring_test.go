@@ -15,6 +15,7 @@ import (
 	"golang.org/x/tools/go/packages"
 
 	"github.com/idemlint/idemlint/analyzers"
+	"github.com/idemlint/idemlint/analyzers/internal/report"
 	"github.com/idemlint/idemlint/analyzers/internal/testutil"
 )
 
@@ -52,11 +53,12 @@ func TestWiring(t *testing.T) {
 				for _, d := range act.Diagnostics {
 					p := act.Package.Fset.Position(d.Pos)
 					key := fmt.Sprintf("%s:%d", p.Filename, p.Line)
-					if seen[key+d.Message] {
+					msg := report.Whole(d) // the headline and the detail, as analysistest sees them
+					if seen[key+msg] {
 						continue // reported by two packages binding it
 					}
-					seen[key+d.Message] = true
-					got[key] = append(got[key], d.Message)
+					seen[key+msg] = true
+					got[key] = append(got[key], msg)
 				}
 			}
 			want := map[string][]*regexp.Regexp{}

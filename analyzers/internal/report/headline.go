@@ -21,13 +21,17 @@ func checkFinding(f Finding) error {
 	if err := CheckVoice(f.Message); err != nil {
 		return err
 	}
-	if n := utf8.RuneCountInString(f.Message); n > MaxHeadline && f.Detail != "" { // a message without a detail is not a headline yet
+	// A hazard's headline is bounded; a directive's or a configuration's
+	// diagnosis, which has no detail, is its one sentence.
+	if n := utf8.RuneCountInString(f.Message); n > MaxHeadline && f.Detail != "" {
 		return fmt.Errorf("headline of %d characters (at most %d; move the rest to Detail): %q", n, MaxHeadline, f.Message)
 	}
 	if f.Detail != "" {
 		if err := CheckVoice(f.Detail); err != nil {
 			return fmt.Errorf("detail: %v", err)
 		}
+	} else if len(f.Related) > 0 {
+		return fmt.Errorf("a finding with related information has no Detail: %q", f.Message)
 	}
 	return nil
 }
