@@ -100,14 +100,16 @@ func check(r *report.Reporter, res *ops.Result, sch *schema.Schema, fn *ssa.Func
 				r.Report(report.Finding{
 					Pos:     effect.Pos(),
 					Rule:    "effect-before-claim",
-					Message: effectMessage(effect, lk, in, key),
+					Message: effectHeadline(effect, lk, in, key),
+					Detail:  effectMessage(effect, lk, in, key),
 					Related: related(lk, in),
 				})
 			} else {
 				r.Report(report.Finding{
 					Pos:     in.Pos(),
 					Rule:    "race",
-					Message: raceMessage(sch, lk, in, key, handled),
+					Message: raceHeadline(lk, in, key, handled),
+					Detail:  raceMessage(sch, lk, in, key, handled),
 					Related: related(lk, nil),
 				})
 			}
@@ -224,12 +226,57 @@ func sideEffect(fnOps []*ops.Op, lk, in *ops.RowOp, branch *ssa.BasicBlock) *ops
 	return nil
 }
 
+// related gives the lookup and, for an effect before the claim, the
+// insert, in that order (report's interleavings rely on it). An
+// operation's description that already says what it is ("the lookup of
+// users by email", "the INSERT into users") is not prefixed again.
 func related(lk, in *ops.RowOp) []analysis.RelatedInformation {
-	rel := []analysis.RelatedInformation{{Pos: lk.Pos(), Message: "the lookup: " + lk.Evidence()}}
+	rel := []analysis.RelatedInformation{{Pos: lk.Pos(), Message: role("the lookup", lk)}}
 	if in != nil {
-		rel = append(rel, analysis.RelatedInformation{Pos: in.Pos(), Message: "the insert: " + in.Evidence()})
+		rel = append(rel, analysis.RelatedInformation{Pos: in.Pos(), Message: role("the insert", in)})
 	}
 	return rel
+}
+
+func role(name string, op *ops.RowOp) string {
+	if len(op.Desc) >= len(name) && strings.EqualFold(op.Desc[:len(name)], name) {
+		return op.Evidence()
+	}
+	return name + ": " + op.Evidence()
+}
+
+// raceHeadline says what races with what, naming the lookup's function
+// when it is a helper.
+func raceHeadline(lk, in *ops.RowOp, key []string, handled bool) string {
+	by := ""
+	if len(key) > 0 {
+		by = " by " + strings.Join(key, ", ")
+	}
+	if handled {
+		return fmt.Sprintf("two callers can both insert into %s: each updates no row%s%s first, and the second's update is lost", in.Table, by, inHelper(lk))
+	}
+	return fmt.Sprintf("two callers can both insert into %s: each finds no row%s%s first", in.Table, by, inHelper(lk))
+}
+
+func effectHeadline(effect *ops.Op, lk, in *ops.RowOp, key []string) string {
+	what := effect.Via
+	if what == "" {
+		what = lowerFirst(effect.Desc)
+	}
+	by := ""
+	if len(key) > 0 {
+		by = " by " + strings.Join(key, ", ")
+	}
+	return fmt.Sprintf("%s can run twice: two callers both find no %s row%s%s before it", what, in.Table, by, inHelper(lk))
+}
+
+// inHelper names the helper an operation runs in (" in store.(*Users).ByEmail"),
+// or nothing when it runs in the reported function.
+func inHelper(op *ops.RowOp) string {
+	if op.Via == "" {
+		return ""
+	}
+	return " in " + op.Via
 }
 
 func raceMessage(sch *schema.Schema, lk, in *ops.RowOp, key []string, handled bool) string {
@@ -307,14 +354,14 @@ func checkFirstOrCreate(r *report.Reporter, res *ops.Result, sch *schema.Schema,
 	if res.ChecksUnique(fn, ops.ErrOf(op.Instr)) || seeding(op) || rereadsOnError(res, sch, fn, op) {
 		return
 	}
-	table := ""
+	table, into := "", ""
 	var dest ssa.Value
 	if site, ok := knowledge.Resolve(op.Instr.Common()); ok {
 		if dest = site.RoleArg(knowledge.Dest); dest != nil {
 			dest = ssaval.Unwrap(dest)
 			if ptr, ok := dest.Type().Underlying().(*types.Pointer); ok {
 				if t, ok := sch.Table(ptr.Elem()); ok {
-					table = " on " + t
+					table, into = " on "+t, " into "+t
 					if keyed := resolve(sch, op); keyed != nil && len(keyed.Keys) > 0 && sch.Unique(t, keyed.KeyColumns()...) == schema.Yes && savedAfter(op, dest) {
 						return
 					}
@@ -325,7 +372,8 @@ func checkFirstOrCreate(r *report.Reporter, res *ops.Result, sch *schema.Schema,
 	r.Report(report.Finding{
 		Pos:     op.Pos(),
 		Rule:    "firstorcreate",
-		Message: dialect.For(op.Lib).LookupOrInsert(table),
+		Message: fmt.Sprintf("two callers can both insert%s: %s looks the row up and inserts it in two statements", into, op.Desc),
+		Detail:  dialect.For(op.Lib).LookupOrInsert(table),
 	})
 }
 

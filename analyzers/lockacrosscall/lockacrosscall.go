@@ -49,9 +49,10 @@ func check(r *report.Reporter, res *ops.Result, fn *ssa.Function) {
 			if op.Handle != nil && res.InTx(op.Handle) {
 				lockedCallAt[op.Instr] = true
 				r.Report(report.Finding{
-					Pos:  op.Pos(),
-					Rule: "call",
-					Message: fmt.Sprintf("%s takes %s on the transaction it is given and then makes %s while the transaction holds it: every other writer of those rows waits on the remote service; "+
+					Pos:     op.Pos(),
+					Rule:    "call",
+					Message: fmt.Sprintf("%s takes a row lock on the transaction it is given, then waits on the network", op.Via),
+					Detail: fmt.Sprintf("%s takes %s on the transaction it is given and then makes %s while the transaction holds it: every other writer of those rows waits on the remote service; "+
 						"make the call before the lock or after Commit, or write an outbox row in the transaction and send it after the commit",
 						op.Via, op.LockDesc, op.Desc),
 					// The lock is taken inside the helper, at this call.
@@ -100,7 +101,8 @@ func check(r *report.Reporter, res *ops.Result, fn *ssa.Function) {
 		r.Report(report.Finding{
 			Pos:     call.Pos(),
 			Rule:    "call",
-			Message: message(call, lock),
+			Message: headline(call),
+			Detail:  message(call, lock),
 			Related: []analysis.RelatedInformation{{Pos: lock.Pos(), Message: "the lock: " + lock.Evidence()}},
 		})
 	}
@@ -139,6 +141,16 @@ func firstCall(held []*ops.Op) *ops.Op {
 		return first[0]
 	}
 	return nil
+}
+
+// headline names the call by the helper it is in; the lock is in the
+// related information.
+func headline(call *ops.Op) string {
+	what := call.Via
+	if what == "" {
+		what = call.Desc
+	}
+	return what + " waits on the network while the transaction holds a row lock"
 }
 
 func message(call, lock *ops.Op) string {

@@ -12,7 +12,7 @@ import (
 )
 
 func Test(t *testing.T) {
-	analysistest.Run(t, testutil.Fixtures(t), lockacrosscall.Analyzer,
+	analysistest.Run(t, testutil.Fixtures(t), testutil.Whole(lockacrosscall.Analyzer),
 		"./lockacrosscall/checkout", "./lockacrosscall/orm", "./lockacrosscall/devices", "./lockacrosscall/outbox",
 		"./lockacrosscall/sqorders", "./lockacrosscall/gormv1pay", "./lockacrosscall/gorporders", "./lockacrosscall/xormorders",
 		"./lockacrosscall/gopgsvc", "./lockacrosscall/goquorders", "./lockacrosscall/gin/api")
@@ -20,10 +20,11 @@ func Test(t *testing.T) {
 
 // TestRelated checks what // want cannot: each finding points at its lock.
 func TestRelated(t *testing.T) {
-	results := analysistest.Run(t, testutil.Fixtures(t), lockacrosscall.Analyzer, "./lockacrosscall/checkout")
+	results := analysistest.Run(t, testutil.Fixtures(t), testutil.Whole(lockacrosscall.Analyzer), "./lockacrosscall/checkout")
 	found := 0
 	for _, res := range results {
 		for _, d := range res.Diagnostics {
+			d.Related = testutil.Evidence(t, d)
 			found++
 			require.Len(t, d.Related, 1, d.Message)
 			lock := res.Pass.Fset.Position(d.Related[0].Pos)

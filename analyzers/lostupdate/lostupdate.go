@@ -91,7 +91,8 @@ func check(pass *analysis.Pass, r *report.Reporter, res *ops.Result, sch *schema
 			r.Report(report.Finding{
 				Pos:     w.Instr.Pos(),
 				Rule:    "writeback",
-				Message: message(res, fn, sch, rd, w, col, change),
+				Message: headline(sch, rd, w, col, change),
+				Detail:  message(res, fn, sch, rd, w, col, change),
 				Related: []analysis.RelatedInformation{{Pos: rd.Instr.Pos(), Message: "the read: " + rd.Evidence()}},
 				Fixes:   fixes(pass, w, col, load),
 			})
@@ -420,11 +421,38 @@ func protected(res *ops.Result, fn *ssa.Function, rd *ops.ColumnRead, w *ops.Col
 	return res.Protection(fn, rd.Handle, rd.Instr, func(op *ops.Op) bool { return op.Instr != w.Instr }) != ops.Unprotected
 }
 
-func message(res *ops.Result, fn *ssa.Function, sch *schema.Schema, rd *ops.ColumnRead, w *ops.ColumnWrite, col string, change ops.FieldChange) string {
-	table := rd.Table
-	if table == "" && rd.Model != nil {
-		table, _ = sch.Table(rd.Model)
+// headline says which column loses an update, naming the write and the
+// read by their helpers when they are in one.
+func headline(sch *schema.Schema, rd *ops.ColumnRead, w *ops.ColumnWrite, col string, change ops.FieldChange) string {
+	what := col
+	if table := tableOf(sch, rd); table != "" {
+		what = table + "." + col
 	}
+	if change.Kind == ops.ByCallback {
+		return fmt.Sprintf("lost update of %s: %s writes the row back after a callback may have changed it", what, named(w.Desc, w.Via))
+	}
+	return fmt.Sprintf("lost update of %s: %s writes back a value computed in Go from its read", what, named(w.Desc, w.Via))
+}
+
+// named names an operation by the helper it runs in, or by itself when it
+// runs in the reported function.
+func named(desc, via string) string {
+	if via != "" {
+		return via
+	}
+	return desc
+}
+
+func tableOf(sch *schema.Schema, rd *ops.ColumnRead) string {
+	if rd.Table == "" && rd.Model != nil {
+		table, _ := sch.Table(rd.Model)
+		return table
+	}
+	return rd.Table
+}
+
+func message(res *ops.Result, fn *ssa.Function, sch *schema.Schema, rd *ops.ColumnRead, w *ops.ColumnWrite, col string, change ops.FieldChange) string {
+	table := tableOf(sch, rd)
 	what := col
 	if table != "" {
 		what = table + "." + col

@@ -75,7 +75,8 @@ func checkWhole(pass *analysis.Pass, r *report.Reporter, res *ops.Result, sch *s
 			r.Report(report.Finding{
 				Pos:     ww.Instr.Pos(),
 				Rule:    "writeback",
-				Message: wholeMessage(sch, rd, ww, found),
+				Message: wholeHeadline(sch, ww, found),
+				Detail:  wholeMessage(sch, rd, ww, found),
 				Related: wholeRelated(pass, rd, found),
 			})
 			break
@@ -161,6 +162,32 @@ func otherWriters(sch *schema.Schema, ww *ops.WholeWrite, stale []staleField, wr
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].writer.Func < out[j].writer.Func })
 	return out
+}
+
+// wholeHeadline names the columns another writer's change of which the
+// whole-row write undoes, and the first such writer.
+func wholeHeadline(sch *schema.Schema, ww *ops.WholeWrite, found []staleWriter) string {
+	table := ww.Table
+	if table == "" {
+		table, _ = sch.Table(ww.Model)
+	}
+	col := found[0].column
+	if table != "" {
+		col = table + "." + col
+	}
+	more := ""
+	if n := len(distinctColumns(found)); n > 1 {
+		more = fmt.Sprintf(" and %d more", n-1)
+	}
+	return fmt.Sprintf("lost update of %s%s: %s writes the whole row back over %s's change", col, more, named(ww.Desc, ww.Via), found[0].writer.Func)
+}
+
+func distinctColumns(found []staleWriter) map[string]bool {
+	cols := map[string]bool{}
+	for _, s := range found {
+		cols[s.column] = true
+	}
+	return cols
 }
 
 func wholeMessage(sch *schema.Schema, rd *ops.ColumnRead, ww *ops.WholeWrite, found []staleWriter) string {

@@ -119,7 +119,8 @@ func check(r *report.Reporter, res *ops.Result, w *write) {
 		r.Report(report.Finding{
 			Pos:     u.Pos(),
 			Rule:    "predicate",
-			Message: msg,
+			Message: fmt.Sprintf("%s can overwrite a concurrent edit: its WHERE does not compare %s", w.desc, v.Column),
+			Detail:  msg,
 		})
 		return
 	}
@@ -130,7 +131,8 @@ func check(r *report.Reporter, res *ops.Result, w *write) {
 		r.Report(report.Finding{
 			Pos:     u.Pos(),
 			Rule:    "unchecked",
-			Message: uncheckedMessage(w),
+			Message: fmt.Sprintf("%s misses a version conflict: 0 rows updated is not treated as one", w.desc),
+			Detail:  uncheckedMessage(w),
 		})
 	}
 }
@@ -150,9 +152,10 @@ func checkPlugin(r *report.Reporter, w *write) {
 	}
 	if why != "" {
 		r.Report(report.Finding{
-			Pos:  u.Pos(),
-			Rule: "bypass",
-			Message: fmt.Sprintf("%s bypasses %s of %s.%s: %s, so a concurrent edit is silently overwritten; %s",
+			Pos:     u.Pos(),
+			Rule:    "bypass",
+			Message: fmt.Sprintf("%s bypasses %s of %s.%s: a concurrent edit is silently overwritten", w.desc, plugin, u.ModelName(), v.Field),
+			Detail: fmt.Sprintf("%s bypasses %s of %s.%s: %s, so a concurrent edit is silently overwritten; %s",
 				w.desc, plugin, u.ModelName(), v.Field, why, fix),
 		})
 		return
@@ -161,7 +164,8 @@ func checkPlugin(r *report.Reporter, w *write) {
 		r.Report(report.Finding{
 			Pos:     u.Pos(),
 			Rule:    "unchecked",
-			Message: uncheckedMessage(w),
+			Message: fmt.Sprintf("%s misses a version conflict: 0 rows updated is not treated as one", w.desc),
+			Detail:  uncheckedMessage(w),
 		})
 	}
 }

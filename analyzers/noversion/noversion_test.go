@@ -29,7 +29,7 @@ var fixtures = []string{
 }
 
 func Test(t *testing.T) {
-	analysistest.Run(t, testutil.Fixtures(t), noversion.Analyzer, fixtures...)
+	analysistest.Run(t, testutil.Fixtures(t), testutil.Whole(noversion.Analyzer), fixtures...)
 }
 
 // TestDiscoveredMigrations: testdata/migrations names no schema; wallets
@@ -38,18 +38,19 @@ func Test(t *testing.T) {
 // under testdata/ and .scratch/) and ledger_entries (whose version
 // migration 10 drops after migration 2 made it) stay silent.
 func TestDiscoveredMigrations(t *testing.T) {
-	analysistest.Run(t, testutil.Module(t, "migrations"), noversion.Analyzer, "./internal/...")
+	analysistest.Run(t, testutil.Module(t, "migrations"), testutil.Whole(noversion.Analyzer), "./internal/...")
 }
 
 // TestMessages checks what // want does not: the count of each rule, the
 // message voice, and that each message says why the table is versioned
 // (predicate) or names its version column (unchecked).
 func TestMessages(t *testing.T) {
-	results := analysistest.Run(t, testutil.Fixtures(t), noversion.Analyzer, fixtures...)
+	results := analysistest.Run(t, testutil.Fixtures(t), testutil.Whole(noversion.Analyzer), fixtures...)
 	counts := map[string]int{}
 	for _, res := range results {
 		for _, d := range res.Diagnostics {
 			counts[d.Category]++
+			d.Related = testutil.Evidence(t, d)
 			assert.NoError(t, report.CheckVoice(d.Message))
 			assert.Empty(t, d.Related, d.Message)
 			switch d.Category {

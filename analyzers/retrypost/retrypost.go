@@ -51,7 +51,8 @@ func run(pass *analysis.Pass) (any, error) {
 				r.Report(report.Finding{
 					Pos:     s.Pos,
 					Rule:    rule,
-					Message: message(s, rule, retry),
+					Message: headline(s, rule, retry),
+					Detail:  message(s, rule, retry),
 					Related: []analysis.RelatedInformation{{Pos: retry.Pos, Message: "the retry: " + retry.By}},
 				})
 			}
@@ -85,6 +86,15 @@ func decide(s ops.RetriedSend) (string, ops.Retrial) {
 		}
 	}
 	return "", ops.Retrial{}
+}
+
+// headline says what is retried and how its key fails; the retry is in
+// the related information.
+func headline(s ops.RetriedSend, rule string, r ops.Retrial) string {
+	if rule == "freshkey" {
+		return s.Request + " is retried with a new idempotency key on every attempt"
+	}
+	return s.Request + " is retried without an idempotency key"
 }
 
 func message(s ops.RetriedSend, rule string, r ops.Retrial) string {

@@ -28,23 +28,24 @@ func withUnknownEffect(t *testing.T) {
 
 func Test(t *testing.T) {
 	withUnknownEffect(t)
-	analysistest.Run(t, testutil.Fixtures(t), retrypost.Analyzer, packages...)
+	analysistest.Run(t, testutil.Fixtures(t), testutil.Whole(retrypost.Analyzer), packages...)
 }
 
 // TestDefault runs the default rules alone: a request retried without a
 // key is reported only where the code shows that it creates something.
 func TestDefault(t *testing.T) {
-	analysistest.Run(t, testutil.Fixtures(t), retrypost.Analyzer, "./retrypost/creates")
+	analysistest.Run(t, testutil.Fixtures(t), testutil.Whole(retrypost.Analyzer), "./retrypost/creates")
 }
 
 // TestRelated checks what // want cannot: each finding points at what
 // retries the request, in the same file, at or before the finding.
 func TestRelated(t *testing.T) {
 	withUnknownEffect(t)
-	results := analysistest.Run(t, testutil.Fixtures(t), retrypost.Analyzer, packages...)
+	results := analysistest.Run(t, testutil.Fixtures(t), testutil.Whole(retrypost.Analyzer), packages...)
 	found := map[string]int{}
 	for _, res := range results {
 		for _, d := range res.Diagnostics {
+			d.Related = testutil.Evidence(t, d)
 			found[d.Category]++
 			require.Len(t, d.Related, 1, d.Message)
 			retry := res.Pass.Fset.Position(d.Related[0].Pos)

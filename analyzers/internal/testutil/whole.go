@@ -1,6 +1,8 @@
 package testutil
 
 import (
+	"testing"
+
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/idemlint/idemlint/analyzers/internal/report"
@@ -24,4 +26,15 @@ func Whole(a *analysis.Analyzer) *analysis.Analyzer {
 		return a.Run(&p)
 	}
 	return &c
+}
+
+// Evidence returns the related information of d after its detail,
+// failing t when d has evidence but no detail: what a TestRelated checks.
+func Evidence(t testing.TB, d analysis.Diagnostic) []analysis.RelatedInformation {
+	t.Helper()
+	_, evidence, ok := report.Detail(d)
+	if !ok && len(d.Related) > 0 {
+		t.Fatalf("finding without a detail: %s", d.Message)
+	}
+	return evidence
 }
