@@ -25,10 +25,11 @@ func Interleaving(d analysis.Diagnostic) (Timeline, bool) { return report.Interl
 
 // Detail returns the whole account of a finding (evidence, consequence,
 // fix), which the analyzers report as the first related information at
-// the finding's own range; ok is false for a diagnostic without one.
-func Detail(d analysis.Diagnostic) (detail string, ok bool) {
-	detail, _, ok = report.Detail(d)
-	return detail, ok
+// the finding's own range, and the related information after it, which
+// is the evidence; ok is false for a diagnostic without a detail, whose
+// related information is all evidence.
+func Detail(d analysis.Diagnostic) (detail string, evidence []analysis.RelatedInformation, ok bool) {
+	return report.Detail(d)
 }
 
 // HasTimeline reports whether findings of category get a timeline.

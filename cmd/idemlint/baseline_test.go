@@ -75,8 +75,8 @@ func AddPlan(ctx context.Context, db *sql.DB, name string) error {
 `), 0o644))
 	r = run(t, dir, binary, "-baseline="+base, "./...")
 	assert.Equal(t, 3, r.code, r.stderr)
-	assert.True(t, strings.HasPrefix(r.stderr, "store/plans.go:14:26: insert into plans"), r.stderr)
-	assert.Equal(t, 2, strings.Count(r.stderr, "\n"), "the new finding and its related line: %s", r.stderr)
+	assert.True(t, strings.HasPrefix(r.stderr, "store/plans.go:14:26: two callers can both insert into plans"), r.stderr)
+	assert.Equal(t, 3, strings.Count(r.stderr, "\n"), "the new finding, its detail and its evidence: %s", r.stderr)
 
 	// SignUp fixed: its entry is stale, listed, and the status stays that
 	// of the findings.
@@ -86,7 +86,7 @@ func AddPlan(ctx context.Context, db *sql.DB, name string) error {
 	require.NoError(t, os.Remove(filepath.Join(dir, "store", "plans.go")))
 	r = run(t, dir, binary, "-baseline="+base, "./...")
 	assert.Equal(t, 0, r.code, r.stderr)
-	assert.True(t, strings.HasPrefix(r.stderr, "idemlint: baseline "+base+": 1 entries match no finding any more; rewrite the file with -write-baseline to drop them:\n\tcheckinsert/race in example.com/output/store (*Users).SignUp: insert into users"), r.stderr)
+	assert.True(t, strings.HasPrefix(r.stderr, "idemlint: baseline "+base+": 1 entries match no finding any more; rewrite the file with -write-baseline to drop them:\n\tcheckinsert/race in example.com/output/store (*Users).SignUp: two callers can both insert into users"), r.stderr)
 
 	// Entries of packages this run did not analyse are not stale.
 	r = run(t, dir, binary, "-baseline="+base, "./clean")
@@ -207,8 +207,11 @@ func TestSARIF(t *testing.T) {
 	assert.Equal(t, "%SRCROOT%", loc.ArtifactLocation.URIBaseID)
 	assert.Equal(t, 20, loc.Region.StartLine)
 	assert.Equal(t, 28, loc.Region.StartColumn)
+	// The text is the headline and the detail; the related locations
+	// are the evidence only.
+	assert.True(t, strings.HasPrefix(res.Message.Text, "two callers can both insert into users: each finds no row by email first\n\ninsert into users after the lookup"), res.Message.Text)
 	require.Len(t, res.RelatedLocations, 1)
-	assert.Equal(t, "the lookup: the lookup of users by email", res.RelatedLocations[0].Message.Text)
+	assert.Equal(t, "the lookup of users by email", res.RelatedLocations[0].Message.Text)
 	// The markdown adds the detail and the timeline to the headline.
 	assert.True(t, strings.HasPrefix(res.Message.Markdown, markdownEscape(res.Message.Text)), res.Message.Markdown)
 	assert.Contains(t, res.Message.Markdown, "| where | request A | request B |\n|---|---|---|\n| `store/users.go:18` | look up the key → no row |  |\n")

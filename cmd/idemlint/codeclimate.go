@@ -9,6 +9,8 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+
+	"github.com/idemlint/idemlint/analyzers"
 )
 
 // A codeClimateIssue is one entry of the report GitLab's code quality
@@ -17,16 +19,23 @@ import (
 // Quality report format") as required of a custom tool's report, a JSON
 // array of objects with description, check_name, fingerprint, severity
 // (one of info, minor, major, critical, blocker), location.path (relative
-// to the repository root, no leading ./) and location.lines.begin. GitLab
-// ignores the other CodeClimate fields (type, categories, content), so
-// they are not written; golangci-lint's code-climate output has the same
-// fields.
+// to the repository root, no leading ./) and location.lines.begin, the
+// fields golangci-lint's code-climate output has. GitLab ignores the other
+// CodeClimate fields; content.body, the finding's detail, is written for
+// the other readers of the format.
 type codeClimateIssue struct {
 	Description string              `json:"description"`
 	CheckName   string              `json:"check_name"`
 	Fingerprint string              `json:"fingerprint"`
 	Severity    string              `json:"severity"`
 	Location    codeClimateLocation `json:"location"`
+	// Content is the finding's detail (evidence, consequence, fix), the
+	// Code Climate spec's optional body; GitLab shows the description.
+	Content *codeClimateContent `json:"content,omitempty"`
+}
+
+type codeClimateContent struct {
+	Body string `json:"body"`
 }
 
 type (
@@ -68,6 +77,10 @@ func writeCodeClimate(w io.Writer, findings []*finding, wd string) error {
 	issues := []codeClimateIssue{}
 	seen := map[string]int{}
 	for _, f := range findings {
+		var content *codeClimateContent
+		if detail, _, ok := analyzers.Detail(f.diag); ok {
+			content = &codeClimateContent{Body: detail}
+		}
 		issues = append(issues, codeClimateIssue{
 			Description: f.diag.Message,
 			CheckName:   f.rule(),
@@ -77,6 +90,7 @@ func writeCodeClimate(w io.Writer, findings []*finding, wd string) error {
 				Path:  filepath.ToSlash(relativePath(wd, f.posn.Filename)),
 				Lines: codeClimateLines{Begin: f.posn.Line},
 			},
+			Content: content,
 		})
 	}
 	data, err := json.MarshalIndent(issues, "", "  ")

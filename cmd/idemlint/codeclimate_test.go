@@ -14,11 +14,11 @@ import (
 
 // TestCodeClimate: -codeclimate writes the report GitLab's code quality
 // widget reads: a JSON array with one issue per finding (once across the
-// test variant), each with exactly the fields GitLab requires, the
-// sub-rule as check_name, the text output's message, a path relative to
-// the working directory, the baseline's fingerprint, severity major; the
-// same bytes on every run, to a file or to stdout, with the text output
-// and its exit status unchanged.
+// test variant), each with the fields GitLab requires and the detail as
+// the content's body, the sub-rule as check_name, the headline as the
+// description, a path relative to the working directory, the baseline's
+// fingerprint, severity major; the same bytes on every run, to a file or
+// to stdout, with the text output and its exit status unchanged.
 func TestCodeClimate(t *testing.T) {
 	dir := outputModule(t)
 	report := filepath.Join(t.TempDir(), "gl-code-quality-report.json")
@@ -47,7 +47,7 @@ func TestCodeClimate(t *testing.T) {
 			keys = append(keys, k)
 		}
 		slices.Sort(keys)
-		assert.Equal(t, []string{"check_name", "description", "fingerprint", "location", "severity"}, keys)
+		assert.Equal(t, []string{"check_name", "content", "description", "fingerprint", "location", "severity"}, keys)
 	}
 
 	var issues []codeClimateIssue
@@ -57,8 +57,9 @@ func TestCodeClimate(t *testing.T) {
 	assert.Equal(t, "major", users.Severity)
 	assert.Equal(t, "store/users.go", users.Location.Path)
 	assert.Equal(t, 20, users.Location.Lines.Begin)
-	_, usersMessage, _ := strings.Cut(usersRace, ": ")
-	assert.True(t, strings.HasPrefix(users.Description, usersMessage), users.Description)
+	assert.Equal(t, "two callers can both insert into users: each finds no row by email first", users.Description, "the headline")
+	require.NotNil(t, users.Content)
+	assert.True(t, strings.HasPrefix(users.Content.Body, "insert into users after the lookup"), "the detail is the content's body: %s", users.Content.Body)
 	assert.NotContains(t, users.Description, "(checkinsert/race)", "the rule is check_name, not part of the message")
 	assert.Equal(t, "store/accounts.go", issues[0].Location.Path, "sorted by file and position")
 

@@ -109,7 +109,7 @@ func pad(s string, width int) string {
 func findingMarkdown(wd string, f *finding) string {
 	var b strings.Builder
 	b.WriteString(markdownEscape(f.diag.Message))
-	if detail, ok := analyzers.Detail(f.diag); ok {
+	if detail, _, ok := analyzers.Detail(f.diag); ok {
 		b.WriteString("\n\n" + markdownEscape(detail))
 	}
 	if t, ok := analyzers.Interleaving(f.diag); ok {

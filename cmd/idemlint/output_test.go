@@ -48,34 +48,36 @@ func copyModule(t *testing.T, src string) string {
 }
 
 const (
-	usersRace    = "store/users.go:20:28: insert into users after the lookup of users by email found no row with that email"
-	usersLookup  = "store/users.go:18:29: \tthe lookup: the lookup of users by email\n"
-	accountsRace = "store/accounts.go:14:26: insert into accounts after the lookup of accounts by number found no row with that number"
+	usersRace    = "store/users.go:20:28: two callers can both insert into users: each finds no row by email first (checkinsert/race)\n"
+	usersDetail  = "store/users.go:20:28: \tinsert into users after the lookup of users by email found no row with that email"
+	usersLookup  = "store/users.go:18:29: \tthe lookup of users by email\n"
+	accountsRace = "store/accounts.go:14:26: two callers can both insert into accounts: each finds no row by number first (checkinsert/race)\n"
 )
 
-// TestTextOutput: each finding is `file:line:col: message (rule)` with the
-// path relative to the working directory, its related information after it
-// indented by a tab, printed once though the package and its test variant
-// both report it, sorted by file and position.
+// TestTextOutput: each finding is `file:line:col: headline (rule)` with
+// the path relative to the working directory, its detail and its evidence
+// after it indented by a tab, printed once though the package and its test
+// variant both report it, sorted by file and position.
 func TestTextOutput(t *testing.T) {
 	dir := outputModule(t)
 	r := run(t, dir, binary, "./...")
 	require.Equal(t, 3, r.code, r.stderr)
 	lines := strings.SplitAfter(r.stderr, "\n")
 	lines = lines[:len(lines)-1] // after the last newline
-	require.Len(t, lines, 4, "two findings, one related line each, once each: %s", r.stderr)
-	assert.True(t, strings.HasPrefix(lines[0], accountsRace), lines[0])
-	assert.True(t, strings.HasSuffix(lines[0], "or catch the unique violation and re-read (checkinsert/race)\n"), lines[0])
-	assert.Equal(t, "store/accounts.go:12:27: \tthe lookup: the lookup of accounts by number\n", lines[1])
-	assert.True(t, strings.HasPrefix(lines[2], usersRace), lines[2])
-	assert.True(t, strings.HasSuffix(lines[2], " (checkinsert/race)\n"), lines[2])
-	assert.Equal(t, usersLookup, lines[3])
+	require.Len(t, lines, 6, "two findings, a detail and an evidence line each, once each: %s", r.stderr)
+	assert.Equal(t, accountsRace, lines[0])
+	assert.True(t, strings.HasPrefix(lines[1], "store/accounts.go:14:26: \tinsert into accounts after the lookup of accounts by number found no row"), lines[1])
+	assert.True(t, strings.HasSuffix(lines[1], "or catch the unique violation and re-read\n"), lines[1])
+	assert.Equal(t, "store/accounts.go:12:27: \tthe lookup of accounts by number\n", lines[2])
+	assert.Equal(t, usersRace, lines[3])
+	assert.True(t, strings.HasPrefix(lines[4], usersDetail), lines[4])
+	assert.Equal(t, usersLookup, lines[5])
 	assert.Empty(t, r.stdout)
 
 	// From the package's directory the paths are relative to it.
 	sub := run(t, filepath.Join(dir, "store"), binary, ".")
 	require.Equal(t, 3, sub.code, sub.stderr)
-	assert.Contains(t, sub.stderr, "\nusers.go:20:28: insert into users")
+	assert.Contains(t, sub.stderr, "\nusers.go:20:28: two callers can both insert into users")
 	assert.True(t, strings.HasPrefix(sub.stderr, "accounts.go:14:26: "), sub.stderr)
 
 	// -c prints the offending line.
@@ -153,7 +155,13 @@ func TestJSONOutput(t *testing.T) {
 		require.Len(t, diags, 2, id)
 		assert.Equal(t, "checkinsert/race", diags[0].Category)
 		assert.Equal(t, filepath.Join(dir, "store", "accounts.go")+":14:26", diags[0].Posn)
-		assert.Equal(t, filepath.Join(dir, "store", "users.go")+":18:29", diags[1].Related[0].Posn)
+		// The detail is the first related information, at the finding's
+		// own position, as go vet -json prints it; the evidence follows.
+		assert.Equal(t, "two callers can both insert into users: each finds no row by email first", diags[1].Message)
+		require.Len(t, diags[1].Related, 2, id)
+		assert.Equal(t, filepath.Join(dir, "store", "users.go")+":20:28", diags[1].Related[0].Posn)
+		assert.True(t, strings.HasPrefix(diags[1].Related[0].Message, "insert into users after the lookup"), diags[1].Related[0].Message)
+		assert.Equal(t, filepath.Join(dir, "store", "users.go")+":18:29", diags[1].Related[1].Posn)
 	}
 }
 
@@ -189,8 +197,8 @@ func TestFix(t *testing.T) {
 	fix := run(t, dir, binary, "-fix", "./gormfix")
 	assert.Equal(t, 3, fix.code, "Restock has no fix and stays reported: %s", fix.stderr)
 	assert.Contains(t, fix.stderr, "idemlint: fixed 2 of 3 findings; the others are listed\n")
-	assert.Contains(t, fix.stderr, "gormfix/fix.go:36:45: products.stock is written back")
-	assert.Equal(t, 1, strings.Count(fix.stderr, "is written back"), fix.stderr)
+	assert.Contains(t, fix.stderr, "gormfix/fix.go:36:45: lost update of products.stock: gorm.(*DB).Update writes back a value computed in Go from its read (lostupdate/writeback)\n")
+	assert.Equal(t, 1, strings.Count(fix.stderr, "lost update of"), fix.stderr)
 	after, err = os.ReadFile(file)
 	require.NoError(t, err)
 	assert.Equal(t, string(golden), string(after))

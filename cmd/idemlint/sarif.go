@@ -13,6 +13,8 @@ import (
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
+
+	"github.com/idemlint/idemlint/analyzers"
 )
 
 // The SARIF 2.1.0 objects idemlint writes; field names are the
@@ -121,15 +123,23 @@ func writeSARIF(w io.Writer, selected []*analysis.Analyzer, findings []*finding,
 	results := []sarifResult{}
 	for _, f := range findings {
 		fset := f.pkg.Fset
+		// The message is the headline and the detail; the related
+		// locations are the evidence (the detail is at the finding's own
+		// location, which code scanning would show twice).
+		text := f.diag.Message
+		detail, evidence, ok := analyzers.Detail(f.diag)
+		if ok {
+			text += "\n\n" + detail
+		}
 		res := sarifResult{
 			RuleID:              f.rule(),
 			RuleIndex:           index[f.rule()],
 			Level:               "warning",
-			Message:             sarifMessage{Text: f.diag.Message, Markdown: findingMarkdown(wd, f)},
+			Message:             sarifMessage{Text: text, Markdown: findingMarkdown(wd, f)},
 			Locations:           []sarifLocation{sarifLocationOf(wd, f.posn, fset.Position(f.diag.End), nil, nil)},
 			PartialFingerprints: map[string]string{fingerprintKey: entryOf(f).fingerprint()},
 		}
-		for i, r := range f.diag.Related {
+		for i, r := range evidence {
 			id := i + 1
 			msg := &sarifMessage{Text: r.Message}
 			res.RelatedLocations = append(res.RelatedLocations,
