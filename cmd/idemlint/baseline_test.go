@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"go/token"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -258,4 +259,22 @@ func sarifcheck(files ...string) (string, error) {
 	cmd.Env = append(os.Environ(), "GOWORK=off", "GOFLAGS=-mod=mod")
 	out, err := cmd.CombinedOutput()
 	return string(out), err
+}
+
+// TestSARIFColumns: SARIF counts columns in UTF-16 code units (its default
+// columnKind), Go in bytes: a column after non-ASCII text moves left, one
+// after a character outside the Basic Multilingual Plane counts it twice.
+func TestSARIFColumns(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "a.go")
+	require.NoError(t, os.WriteFile(file, []byte("x := \"héllo\" + f()\n\ty := \"😀\" + g()\n"), 0o644))
+	cols := utf16Columns{}
+	col := func(line, byteCol int) int {
+		return cols.column(token.Position{Filename: file, Line: line, Column: byteCol})
+	}
+	assert.Equal(t, 1, col(1, 1))
+	assert.Equal(t, 5, col(1, 5), "ASCII: the same")
+	assert.Equal(t, 16, col(1, 17), "f after é (two bytes, one unit)")
+	assert.Equal(t, 14, col(2, 16), "g after 😀 (four bytes, two units)")
+	assert.Equal(t, 29, col(1, 30), "past the line's end: as far past it")
+	assert.Equal(t, 7, cols.column(token.Position{Filename: file + ".missing", Line: 1, Column: 7}), "an unreadable file keeps Go's column")
 }

@@ -2,7 +2,6 @@ package main
 
 import (
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -19,15 +18,7 @@ import (
 // stderr, with status 0. The assertions name rules, files and functions,
 // not the messages' words.
 func TestDemoBaseline(t *testing.T) {
-	if testing.Short() {
-		t.Skip("loads the demo service and its real dependencies")
-	}
-	src, err := filepath.Abs("../../testdata/demo")
-	require.NoError(t, err)
-	download := exec.Command("go", "mod", "download")
-	download.Dir = src
-	out, err := download.CombinedOutput()
-	require.NoError(t, err, "%s", out)
+	src := demoService(t)
 
 	dir := filepath.Join(t.TempDir(), "demo")
 	copyDemo(t, src, dir, "example.com/demo")

@@ -21,11 +21,10 @@ import (
 	"github.com/idemlint/idemlint/analyzers"
 )
 
-// TestDemo runs idemlint, standalone and as go vet's tool, on the demo
-// service and checks its findings against testdata/demo/findings.txt, for
-// the analyzers the registry has: every want line is found exactly once in
-// its function, no safe line is, and nothing else is reported.
-func TestDemo(t *testing.T) {
+// demoService returns the demo service's directory with its dependencies
+// downloaded, and skips the test under -short.
+func demoService(t *testing.T) string {
+	t.Helper()
 	if testing.Short() {
 		t.Skip("loads the demo service and its real dependencies")
 	}
@@ -35,6 +34,15 @@ func TestDemo(t *testing.T) {
 	download.Dir = dir
 	out, err := download.CombinedOutput()
 	require.NoError(t, err, "%s", out)
+	return dir
+}
+
+// TestDemo runs idemlint, standalone and as go vet's tool, on the demo
+// service and checks its findings against testdata/demo/findings.txt, for
+// the analyzers the registry has: every want line is found exactly once in
+// its function, no safe line is, and nothing else is reported.
+func TestDemo(t *testing.T) {
+	dir := demoService(t)
 
 	entries := readFindings(t, filepath.Join(dir, "findings.txt"))
 

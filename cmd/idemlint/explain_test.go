@@ -5,7 +5,6 @@ import (
 	"flag"
 	"go/token"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -264,15 +263,7 @@ func TestExplainOutput(t *testing.T) {
 // TestExplainDemo: -explain on the demo service draws a timeline under
 // every finding findings.txt expects of the analyzers the registry has.
 func TestExplainDemo(t *testing.T) {
-	if testing.Short() {
-		t.Skip("loads the demo service and its real dependencies")
-	}
-	dir, err := filepath.Abs("../../testdata/demo")
-	require.NoError(t, err)
-	download := exec.Command("go", "mod", "download")
-	download.Dir = dir
-	out, err := download.CombinedOutput()
-	require.NoError(t, err, "%s", out)
+	dir := demoService(t)
 
 	want := 0
 	for _, e := range readFindings(t, filepath.Join(dir, "findings.txt")) {

@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"unicode/utf16"
 
 	"golang.org/x/tools/go/analysis"
 
@@ -121,6 +122,7 @@ func writeSARIF(w io.Writer, selected []*analysis.Analyzer, findings []*finding,
 		index[r.ID] = i
 	}
 	results := []sarifResult{}
+	cols := utf16Columns{}
 	for _, f := range findings {
 		fset := f.pkg.Fset
 		// The message is the headline and the detail; the related
@@ -136,14 +138,14 @@ func writeSARIF(w io.Writer, selected []*analysis.Analyzer, findings []*finding,
 			RuleIndex:           index[f.rule()],
 			Level:               "warning",
 			Message:             sarifMessage{Text: text, Markdown: findingMarkdown(wd, f)},
-			Locations:           []sarifLocation{sarifLocationOf(wd, f.posn, fset.Position(f.diag.End), nil, nil)},
+			Locations:           []sarifLocation{cols.location(wd, f.posn, fset.Position(f.diag.End), nil, nil)},
 			PartialFingerprints: map[string]string{fingerprintKey: entryOf(f).fingerprint()},
 		}
 		for i, r := range evidence {
 			id := i + 1
 			msg := &sarifMessage{Text: r.Message}
 			res.RelatedLocations = append(res.RelatedLocations,
-				sarifLocationOf(wd, fset.Position(r.Pos), fset.Position(r.End), &id, msg))
+				cols.location(wd, fset.Position(r.Pos), fset.Position(r.End), &id, msg))
 		}
 		results = append(results, res)
 	}
@@ -165,6 +167,43 @@ func writeSARIF(w io.Writer, selected []*analysis.Analyzer, findings []*finding,
 	}
 	_, err = fmt.Fprintf(w, "%s\n", data)
 	return err
+}
+
+// utf16Columns converts Go's columns (bytes from the start of the line,
+// counting from 1) to SARIF's default columnKind, UTF-16 code units, as
+// code scanning places them: a line with non-ASCII text before the
+// finding would otherwise be marked too far right. It reads each file
+// once; a file it cannot read keeps the byte columns.
+type utf16Columns map[string][]string
+
+func (c utf16Columns) column(p token.Position) int {
+	lines, ok := c[p.Filename]
+	if !ok {
+		if data, err := os.ReadFile(p.Filename); err == nil {
+			lines = strings.Split(string(data), "\n")
+		}
+		c[p.Filename] = lines
+	}
+	if p.Line < 1 || p.Line > len(lines) || p.Column < 1 {
+		return p.Column
+	}
+	line := lines[p.Line-1]
+	prefix := line[:min(p.Column-1, len(line))]
+	n := 0
+	for _, r := range prefix {
+		n += utf16.RuneLen(r)
+	}
+	return n + 1 + max(0, p.Column-1-len(line)) // a column past the line's end stays past it
+}
+
+func (c utf16Columns) location(wd string, p, e token.Position, id *int, msg *sarifMessage) sarifLocation {
+	if p.Column > 0 {
+		p.Column = c.column(p)
+	}
+	if e.IsValid() && e.Column > 0 {
+		e.Column = c.column(e)
+	}
+	return sarifLocationOf(wd, p, e, id, msg)
 }
 
 func sarifLocationOf(wd string, p, e token.Position, id *int, msg *sarifMessage) sarifLocation {
