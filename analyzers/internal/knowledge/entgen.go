@@ -3,6 +3,7 @@ package knowledge
 import (
 	"go/types"
 	"strings"
+	"sync"
 )
 
 // ent's generated code, recognised by its shape: the packages, entities and
@@ -196,13 +197,62 @@ func (e *EntEntity) Column(f string) (string, bool) {
 // entity package is the package of <E>Query.Order's parameter type
 // (account.OrderOption).
 //
-// It costs a few dozen scope and method lookups an entity and caches
-// nothing: the ops layer should call it once per package it analyses and
-// use (*EntPkg).Call.
+// It costs a few dozen scope and method lookups an entity, and for ent
+// before v0.12 a scan of the imports' functions; since EntCall, EntType
+// and EntModelEntity ask it of every call and type they classify, the
+// packages it recognised last are remembered (entPackages).
 func EntPackage(pkg *types.Package) *EntPkg {
 	if pkg == nil {
 		return nil
 	}
+	if ep, ok := entPackages.get(pkg); ok {
+		return ep
+	}
+	ep := entPackage(pkg)
+	if ep != nil {
+		entPackages.put(pkg, ep)
+	}
+	return ep
+}
+
+// entPackages remembers the EntPkg of the generated packages seen last.
+// A non-ent package is rejected by its first lookups and not remembered.
+// The bound keeps a long-lived process (gopls type-checks a package
+// again after each edit) from holding every version of a package.
+var entPackages = &recentPackages{max: 16}
+
+type recentPackages struct {
+	mu    sync.Mutex
+	max   int
+	order []*types.Package // least recently put first
+	m     map[*types.Package]*EntPkg
+}
+
+func (r *recentPackages) get(pkg *types.Package) (*EntPkg, bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	ep, ok := r.m[pkg]
+	return ep, ok
+}
+
+func (r *recentPackages) put(pkg *types.Package, ep *EntPkg) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.m == nil {
+		r.m = map[*types.Package]*EntPkg{}
+	}
+	if _, ok := r.m[pkg]; ok {
+		return // another goroutine made the same
+	}
+	if len(r.order) == r.max {
+		delete(r.m, r.order[0])
+		r.order = r.order[1:]
+	}
+	r.order = append(r.order, pkg)
+	r.m[pkg] = ep
+}
+
+func entPackage(pkg *types.Package) *EntPkg {
 	client, tx := structTypeName(pkg, "Client"), structTypeName(pkg, "Tx")
 	if client == nil || tx == nil {
 		return nil
@@ -238,12 +288,13 @@ func EntPackage(pkg *types.Package) *EntPkg {
 	}
 	ep := &EntPkg{Pkg: pkg, Client: client, Tx: tx, owner: map[*types.TypeName]*EntEntity{}, shared: map[*types.TypeName]EntBuilder{}}
 	cst, tst := client.Type().Underlying().(*types.Struct), tx.Type().Underlying().(*types.Struct)
+	preds := &predicatePackages{pkg: pkg}
 	for i := 0; i < cst.NumFields(); i++ {
 		f := cst.Field(i)
 		if f.Embedded() || !f.Exported() || !hasField(tst, f.Name(), f.Type()) {
 			continue
 		}
-		if e := entEntity(pkg, f.Type()); e != nil {
+		if e := entEntity(pkg, f.Type(), preds); e != nil {
 			ep.Entities = append(ep.Entities, e)
 			for tn, b := range e.builders {
 				if prev := ep.owner[tn]; prev != nil || ep.shared[tn] != EntNoBuilder {
@@ -260,7 +311,7 @@ func EntPackage(pkg *types.Package) *EntPkg {
 
 // entEntity returns the entity whose client is t, or nil when t is not a
 // pointer to a generated entity client of pkg.
-func entEntity(pkg *types.Package, t types.Type) *EntEntity {
+func entEntity(pkg *types.Package, t types.Type, preds *predicatePackages) *EntEntity {
 	named := namedOf(t)
 	if !isPtr(t) || named == nil || named.Obj().Pkg() != pkg {
 		return nil
@@ -347,7 +398,7 @@ func entEntity(pkg *types.Package, t types.Type) *EntEntity {
 	if order.Obj().Pkg() != pkg {
 		e.Pkg = order.Obj().Pkg()
 	} else if pred := namedOf(variadicElem(methodNamed(query, "Where"))); pred != nil && isSelectorFunc(pred) {
-		e.Pkg = entityPackageOf(pkg, pred)
+		e.Pkg = preds.of(pred)
 	}
 	// Without it (ent's package read from export data, which lists only
 	// the imports its API refers to) the entity is still recognised, with
@@ -370,24 +421,35 @@ func variadicElem(fn *types.Func) types.Type {
 	return nil
 }
 
-// entityPackageOf returns the package among pkg's imports that has the
-// shape of an entity package (entityPackage) and declares a function
-// returning the predicate type pred (account.ID(id) predicate.Account),
-// or nil.
-func entityPackageOf(pkg *types.Package, pred *types.Named) *types.Package {
-	for _, imp := range pkg.Imports() {
-		if !entityPackage(imp) {
-			continue
-		}
-		scope := imp.Scope()
-		for _, name := range scope.Names() {
-			f, ok := scope.Lookup(name).(*types.Func)
-			if ok && f.Signature().Results().Len() == 1 && types.Identical(f.Signature().Results().At(0).Type(), pred) {
-				return imp
+// predicatePackages finds, among pkg's imports that have the shape of an
+// entity package (entityPackage), the one that declares a function
+// returning a predicate type (account.ID(id) predicate.Account). The
+// imports are scanned once, on the first question, for every entity.
+type predicatePackages struct {
+	pkg  *types.Package
+	byTy map[*types.TypeName]*types.Package // nil until scanned
+}
+
+func (p *predicatePackages) of(pred *types.Named) *types.Package {
+	if p.byTy == nil {
+		p.byTy = map[*types.TypeName]*types.Package{}
+		for _, imp := range p.pkg.Imports() {
+			if !entityPackage(imp) {
+				continue
+			}
+			scope := imp.Scope()
+			for _, name := range scope.Names() {
+				f, ok := scope.Lookup(name).(*types.Func)
+				if !ok || f.Signature().Results().Len() != 1 {
+					continue
+				}
+				if n, ok := types.Unalias(f.Signature().Results().At(0).Type()).(*types.Named); ok && p.byTy[n.Obj()] == nil {
+					p.byTy[n.Obj()] = imp
+				}
 			}
 		}
 	}
-	return nil
+	return p.byTy[pred.Obj()]
 }
 
 // EntModelEntity returns the entity whose model struct is t (or what t
