@@ -631,39 +631,79 @@ func summaryText(s *Summary) string {
 
 // importsFirst orders consumers so that a package comes after every
 // consumer it imports, directly or not: a consumer completed first
-// lends its completed summaries (chain) to its importers'.
+// lends its completed summaries (chain) to its importers'. Of the
+// consumers whose imported consumers are all placed, the first in the
+// given order comes next, so the order is stable.
+//
+// Which consumers each one imports is found by one walk of the import
+// graph, memoised per package (a wiring package of a large service has
+// hundreds of consumers over thousands of packages: a walk per pair was
+// most of its analysis).
 func importsFirst(consumers []analysis.PackageFact) []analysis.PackageFact {
-	imports := func(a, b *types.Package) bool {
-		seen := map[*types.Package]bool{}
-		var walk func(p *types.Package) bool
-		walk = func(p *types.Package) bool {
-			for _, q := range p.Imports() {
-				if q == b {
-					return true
-				}
-				if !seen[q] {
-					seen[q] = true
-					if walk(q) {
-						return true
-					}
-				}
-			}
-			return false
+	n := len(consumers)
+	bit := map[*types.Package]int{} // a consumer package's bit in a reach set
+	for _, c := range consumers {
+		if _, ok := bit[c.Package]; !ok {
+			bit[c.Package] = len(bit)
 		}
-		return walk(a)
 	}
-	var out []analysis.PackageFact
-	left := slices.Clone(consumers)
-	for len(left) > 0 {
-		pick := 0
-		for i, c := range left {
-			if !slices.ContainsFunc(left, func(d analysis.PackageFact) bool { return d.Package != c.Package && imports(c.Package, d.Package) }) {
+	words := (len(bit) + 63) / 64
+	reachOf := map[*types.Package][]uint64{}
+	// reach returns the consumer packages p imports, directly or not.
+	var reach func(p *types.Package) []uint64
+	reach = func(p *types.Package) []uint64 {
+		if r, ok := reachOf[p]; ok {
+			return r
+		}
+		r := make([]uint64, words)
+		reachOf[p] = r // the import graph has no cycles
+		for _, q := range p.Imports() {
+			if b, ok := bit[q]; ok {
+				r[b/64] |= 1 << (b % 64)
+			}
+			for i, w := range reach(q) {
+				r[i] |= w
+			}
+		}
+		return r
+	}
+	imports := func(a, b *types.Package) bool {
+		i := bit[b]
+		return reach(a)[i/64]&(1<<(i%64)) != 0
+	}
+	// waiting[i] counts the consumers not yet placed that consumer i
+	// imports; importers[j] are the consumers that import consumer j.
+	waiting := make([]int, n)
+	importers := make([][]int, n)
+	for i, c := range consumers {
+		for j, d := range consumers {
+			if d.Package != c.Package && imports(c.Package, d.Package) {
+				waiting[i]++
+				importers[j] = append(importers[j], i)
+			}
+		}
+	}
+	out := make([]analysis.PackageFact, 0, n)
+	placed := make([]bool, n)
+	for len(out) < n {
+		pick := -1
+		for i := range consumers {
+			if placed[i] {
+				continue
+			}
+			if pick < 0 {
+				pick = i // when none is ready (a cycle, which imports cannot make): the first left
+			}
+			if waiting[i] == 0 {
 				pick = i
 				break
 			}
 		}
-		out = append(out, left[pick])
-		left = slices.Delete(left, pick, pick+1)
+		placed[pick] = true
+		out = append(out, consumers[pick])
+		for _, k := range importers[pick] {
+			waiting[k]--
+		}
 	}
 	return out
 }
