@@ -243,3 +243,20 @@ func checkFindings(t *testing.T, entries []findingsEntry, got []demoFinding) {
 		assert.True(t, expected, "unexpected finding on the demo: %s", f)
 	}
 }
+
+// TestDemoDeterministic: the demo's findings and their order are the same
+// with one processor and with two (the checker runs packages in parallel,
+// and the wiring packages complete consumers concurrently), and from one
+// run to the next.
+func TestDemoDeterministic(t *testing.T) {
+	dir := demoService(t)
+	var outputs []string
+	for _, procs := range []string{"1", "2", "2"} {
+		t.Setenv("GOMAXPROCS", procs)
+		r := run(t, dir, binary, "-explain", "./...")
+		require.Equal(t, 3, r.code, r.stderr)
+		outputs = append(outputs, r.stderr)
+	}
+	assert.Equal(t, outputs[0], outputs[1], "GOMAXPROCS=1 and 2")
+	assert.Equal(t, outputs[1], outputs[2], "two runs with GOMAXPROCS=2")
+}
