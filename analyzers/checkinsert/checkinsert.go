@@ -267,7 +267,7 @@ func effectHeadline(effect *ops.Op, lk, in *ops.RowOp, key []string) string {
 	if len(key) > 0 {
 		by = " by " + strings.Join(key, ", ")
 	}
-	return fmt.Sprintf("%s can run twice: two callers both find no %s row%s%s before it", what, in.Table, by, inHelper(lk))
+	return fmt.Sprintf("%s can run twice: two callers find no %s row%s%s first", what, in.Table, by, inHelper(lk))
 }
 
 // inHelper names the helper an operation runs in (" in store.(*Users).ByEmail"),
