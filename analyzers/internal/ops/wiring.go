@@ -101,6 +101,10 @@ type boundMethod struct {
 	// looked up in: the package under analysis, which sees them all.
 	pkg     *types.Package
 	summary func() *Summary
+	// local is set when the package under analysis makes the binding
+	// itself (a conversion in its own code), not only sees it among its
+	// dependencies' Wiring facts.
+	local bool
 }
 
 // openPackages holds the syntax of each package with open interface
@@ -171,6 +175,7 @@ func (e *extractor) bindings(pass *analysis.Pass, funcs []*ssa.Function, deps []
 	for _, lb := range local {
 		for key, m := range lb.methods {
 			add(key, lb.impl, m)
+			cands[key][lb.impl].local = true
 		}
 	}
 	for key, impls := range cands {
@@ -380,6 +385,15 @@ func (e *extractor) complete(pass *analysis.Pass, newExtractor func(sourcePackag
 		if len(ifaces) == 0 {
 			continue
 		}
+		if !e.bindsLocally(ifaces) && pass.Pkg.Name() != "main" {
+			// Every binding comes from the dependencies: a package of the
+			// program that imports this one sees them too, and sibling
+			// packages importing the same consumer and binders would each
+			// complete it again, none seeing the others' Completed keys
+			// (one consumer was completed 21 times on a real service).
+			// The program's main package completes it.
+			continue
+		}
 		key := completionKey(pf.Package, ifaces)
 		if done[key] {
 			continue
@@ -484,6 +498,27 @@ func (e *extractor) binds(iface string) bool {
 	}
 	for key, impls := range e.alts {
 		if of(key) && !slices.ContainsFunc(impls, func(b *boundMethod) bool { return b.summary().empty() }) {
+			return true
+		}
+	}
+	return false
+}
+
+// bindsLocally reports whether the package under analysis makes one of
+// the bindings of the interfaces ifaces itself.
+func (e *extractor) bindsLocally(ifaces []string) bool {
+	of := func(key string) bool {
+		return slices.ContainsFunc(ifaces, func(iface string) bool {
+			return strings.HasPrefix(key, iface+".") && !strings.Contains(key[len(iface)+1:], ".")
+		})
+	}
+	for key, b := range e.bound {
+		if b.local && of(key) {
+			return true
+		}
+	}
+	for key, impls := range e.alts {
+		if of(key) && slices.ContainsFunc(impls, func(b *boundMethod) bool { return b.local }) {
 			return true
 		}
 	}
