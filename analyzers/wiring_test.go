@@ -28,6 +28,27 @@ var wiringFixtures = []string{
 	"./cleanarch/...",          // use cases over their own repository interfaces; database/sql and GORM stores, one or two per interface; app binds them
 	"./lostupdate/library/...", // loan over book's UseCase over its Repository (an in-memory double only tests make), stock over its Store; database/sql and sqlx repositories scanning into the entity they return and updating from the entity given; app binds them
 	"./dialectdb/...",          // a database package's own Querier, one sqlc wrapper per dialect taking struct parameters; the cache calls it in transaction closures
+	"./wiringmain/...",         // the store binds the use case's interface itself; two sibling packages and main import both sides
+}
+
+// TestWiringMain: a consumer whose interfaces are bound by its
+// dependencies alone (the store's constructor returns the interface) is
+// completed by the main package, not again by each sibling importing
+// both sides.
+func TestWiringMain(t *testing.T) {
+	cfg := &packages.Config{Mode: packages.LoadAllSyntax, Dir: testutil.Fixtures(t), Tests: false}
+	pkgs, err := packages.Load(cfg, "./wiringmain/...")
+	require.NoError(t, err)
+	require.Zero(t, packages.PrintErrors(pkgs))
+	graph, err := checker.Analyze(analyzers.All(), pkgs, nil)
+	require.NoError(t, err)
+	var reporters []string
+	for act := range graph.All() {
+		if act.IsRoot && act.Analyzer.Name == "checkinsert" && len(act.Diagnostics) > 0 {
+			reporters = append(reporters, act.Package.PkgPath)
+		}
+	}
+	assert.Equal(t, []string{"example.com/fixtures/wiringmain/cmd/svc"}, reporters)
 }
 
 // TestWiring runs the whole suite over each program, as the standalone
