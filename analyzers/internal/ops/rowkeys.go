@@ -16,7 +16,8 @@ import (
 // variables stored once.
 
 // A valKey identifies a key value: a base value and a path of field
-// names, so that two loads of req.Email are the same key.
+// names and element indexes, so that two loads of req.Email, or of
+// keys[i], are the same key.
 type valKey struct {
 	base ssa.Value
 	path []string
@@ -75,11 +76,21 @@ func keyOf(v ssa.Value) valKey {
 						continue
 					}
 				}
+				if ia, ok := x.X.(*ssa.IndexAddr); ok {
+					// keys[i] loaded twice: the same element.
+					path = append([]string{indexElem(ia.Index)}, path...)
+					v = ia.X
+					continue
+				}
 				if stored := storedOnce(x); stored != nil {
 					v = stored
 					continue
 				}
 			}
+		case *ssa.Index:
+			path = append([]string{indexElem(x.Index)}, path...)
+			v = x.X
+			continue
 		case *ssa.Alloc:
 			// A struct parameter whose fields are read by selector
 			// (arg.Hash) stays in the local go/ssa spills it to: the
@@ -92,6 +103,20 @@ func keyOf(v ssa.Value) valKey {
 		break
 	}
 	return valKey{base: v, path: path}
+}
+
+// indexElem is the path element of an element selected by idx: the
+// constant, or the index's own key, so that keys[i] and keys[i] are the
+// same key and keys[i] and keys[j] are not.
+func indexElem(idx ssa.Value) string {
+	k := keyOf(idx)
+	if c, ok := k.base.(*ssa.Const); ok && len(k.path) == 0 {
+		if c.Value == nil {
+			return "[nil]"
+		}
+		return "[" + c.Value.ExactString() + "]"
+	}
+	return "[" + k.String() + "]"
 }
 
 // SameKey reports whether two key values are the same value, or the same
