@@ -471,11 +471,17 @@ func (e *extractor) completeSelf(pass *analysis.Pass, src sourcePackage, funcs [
 	return &Completion{Pkg: pass.Pkg, src: src, Funcs: mine, plain: e, bound: bound}, key
 }
 
+// methodOf reports whether a binding's key (path.Iface.Method) is a
+// method of the interface iface (path.Iface).
+func methodOf(key, iface string) bool {
+	return strings.HasPrefix(key, iface+".") && !strings.Contains(key[len(iface)+1:], ".")
+}
+
 // bindsSeveral reports whether some method of the interface iface has
 // several implementations, each of which does something.
 func (e *extractor) bindsSeveral(iface string) bool {
 	for key, impls := range e.alts {
-		if strings.HasPrefix(key, iface+".") && !strings.Contains(key[len(iface)+1:], ".") &&
+		if methodOf(key, iface) &&
 			!slices.ContainsFunc(impls, func(b *boundMethod) bool { return b.summary().empty() }) {
 			return true
 		}
@@ -488,9 +494,7 @@ func (e *extractor) bindsSeveral(iface string) bool {
 // all do: only then can a completion find more than the consumer's own
 // pass.
 func (e *extractor) binds(iface string) bool {
-	of := func(key string) bool {
-		return strings.HasPrefix(key, iface+".") && !strings.Contains(key[len(iface)+1:], ".")
-	}
+	of := func(key string) bool { return methodOf(key, iface) }
 	for key, b := range e.bound {
 		if of(key) && !b.summary().empty() {
 			return true
@@ -508,9 +512,7 @@ func (e *extractor) binds(iface string) bool {
 // the bindings of the interfaces ifaces itself.
 func (e *extractor) bindsLocally(ifaces []string) bool {
 	of := func(key string) bool {
-		return slices.ContainsFunc(ifaces, func(iface string) bool {
-			return strings.HasPrefix(key, iface+".") && !strings.Contains(key[len(iface)+1:], ".")
-		})
+		return slices.ContainsFunc(ifaces, func(iface string) bool { return methodOf(key, iface) })
 	}
 	for key, b := range e.bound {
 		if b.local && of(key) {
