@@ -494,7 +494,7 @@ func fix(w *ops.ColumnWrite, col string) string {
 			return d.AtomicUpdate(w, col, fmt.Sprintf("%s %s ?", col, bin.Op)) + ", or " + d.LockRead
 		}
 	}
-	return fmt.Sprintf("compute %s from its current value in the UPDATE itself, or %s", col, d.LockRead)
+	return d.ComputeInPlace(col) + ", or " + d.LockRead
 }
 
 // fixes offers the library's atomic form as a suggested fix, where it has

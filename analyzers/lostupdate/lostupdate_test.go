@@ -26,6 +26,7 @@ var fixtures = []string{
 	"./lostupdate/walletrepo",   // pgx reached through a wrapper's field, in a package that imports no database library
 	"./lostupdate/shop",         // services over package repo (GORM and bun repositories: Get returns a model, Save writes it whole), transactions passed to it
 	"./lostupdate/gorpsvc",      // gorp SelectOne or Get into a struct, then Update(&row) of the whole row; Exec; a versioned table silent
+	"./lostupdate/mongowallet",  // MongoDB: FindOne(...).Decode(&w), then UpdateOne $set of the value computed in Go, or ReplaceOne of the copy; $inc, a filter on the value read, a field from the request silent
 	"./lostupdate/xormwallet",   // xorm Get into a bean, then Update or Cols().Update of it, and an Update of the whole bean while other methods change its counters; Incr, Decr, ForUpdate in engine.Transaction or after Begin, Cols of the changed column silent
 	"./lostupdate/gopgsvc",      // go-pg Select, then Update of the model, Column, Set and Value; a service over package gopgrepo (Get, Save)
 	"./lostupdate/sqlxwallet",   // sqlx Get, then NamedExec of the row read (its field changed in Go) or of a map; an atomic SET, FOR UPDATE in the transaction, a caller's value silent
@@ -77,5 +78,5 @@ func TestRelated(t *testing.T) {
 			assert.Contains(t, d.Related[0].Message, "the read: ")
 		}
 	}
-	assert.Equal(t, 100, n)
+	assert.Equal(t, 103, n)
 }

@@ -25,8 +25,8 @@ import (
 	"github.com/idemlint/idemlint/analyzers/internal/schema"
 )
 
-// A Dialect is one library's wording. Every field is set; plain SQL's
-// (sqlDialect) is the model the others follow.
+// A Dialect is one library's wording. Every field is set, InPlace aside;
+// plain SQL's (sqlDialect) is the model the others follow.
 type Dialect struct {
 	// Lib is the library family ops records on the operations of the
 	// library's calls (RowOp.Lib, Update.Lib, ColumnWrite.Lib).
@@ -47,6 +47,11 @@ type Dialect struct {
 	// AtomicUpdate is lostupdate's fix when the value written is one
 	// operation on the old one: expr is its SQL form ("balance - ?").
 	AtomicUpdate func(w *ops.ColumnWrite, col, expr string) string
+	// InPlace is lostupdate's fix when the value written is computed
+	// from the old one in more than one operation: where to compute it
+	// instead. nil for the SQL libraries, whose UPDATE is the place
+	// (ComputeInPlace).
+	InPlace func(col string) string
 	// AtomicFix rewrites such a write into the atomic form, when the
 	// library has one that can be written mechanically; nil otherwise.
 	AtomicFix func(pass *analysis.Pass, w *ops.ColumnWrite, col string, load *ssa.UnOp) []analysis.SuggestedFix
@@ -92,7 +97,7 @@ type Dialect struct {
 }
 
 // all lists the dialects; For falls back to plain SQL.
-var all = []*Dialect{sqlDialect, sqlcDialect, gormDialect, gormV1Dialect, bunDialect, gopgDialect, entDialect, squirrelDialect, gorpDialect, xormDialect, goquDialect}
+var all = []*Dialect{sqlDialect, sqlcDialect, gormDialect, gormV1Dialect, bunDialect, gopgDialect, entDialect, squirrelDialect, gorpDialect, xormDialect, goquDialect, mongoDialect}
 
 // The ops layer dispatches each library call to the Library of its
 // package, and the schema layer asks the model readers what a struct
@@ -120,6 +125,15 @@ func For(lib string) *Dialect {
 		}
 	}
 	return sqlDialect
+}
+
+// ComputeInPlace says how to compute col from its current value in the
+// write itself (InPlace), in SQL's words for the libraries without one.
+func (d *Dialect) ComputeInPlace(col string) string {
+	if d.InPlace != nil {
+		return d.InPlace(col)
+	}
+	return fmt.Sprintf("compute %s from its current value in the UPDATE itself", col)
 }
 
 // sqlAtomic is the atomic form in plain SQL, with the first placeholder

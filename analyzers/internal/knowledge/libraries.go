@@ -17,6 +17,7 @@ var libraries = []library{
 	gorp,
 	xorm,
 	goqu,
+	mongo,
 	// Network.
 	netHTTP,
 	resty,

@@ -17,8 +17,9 @@ import (
 // them.
 
 // wholeParam returns the index of fn's parameter that v, the model an
-// insert writes, is (a pointer to a struct), and the fields fn stores
-// into it before the caller's values reach the row (a timestamp, a
+// insert writes, is (a pointer to a struct, or a struct value given to a
+// library that takes one, as MongoDB's InsertOne does), and the fields fn
+// stores into it before the caller's values reach the row (a timestamp, a
 // generated id): the row inserted is the caller's value but for those.
 // -1 when v is not a parameter, or fn replaces the struct, or an
 // embedded struct of it, whole.
@@ -26,6 +27,11 @@ func wholeParam(fn *ssa.Function, v ssa.Value) (int, []string) {
 	p, ok := ssaval.Unwrap(v).(*ssa.Parameter)
 	if !ok || p.Parent() != fn {
 		return -1, nil
+	}
+	if _, isStruct := p.Type().Underlying().(*types.Struct); isStruct {
+		// A value passed on as it came: a store into one of its fields
+		// would have copied it into a local first.
+		return paramIndex(fn, p), nil
 	}
 	ptr, ok := p.Type().Underlying().(*types.Pointer)
 	if !ok {
