@@ -53,7 +53,10 @@
 // SelectOne, SelectInt (0 when nothing matched) or Get by primary key
 // (nil when nothing matched), xorm Get, GetOrError, Exist, Count or Update by ID, Where
 // fragments, builder.Eq or a condition bean's fields (Get(&User{Email:
-// e})), or a call of a function whose body
+// e})), MongoDB FindOne (its Decode or Err returning
+// mongo.ErrNoDocuments) or CountDocuments with a bson.M or bson.D filter
+// of field equalities ({"$eq": v} too; any other operator narrows it), v1
+// and v2 drivers, or a call of a function whose body
 // does one and tells its caller that it found nothing: by returning nil
 // with a nil error, by returning an error variable of its own, by
 // returning the driver's error as it is, wrapped with %w, passed
@@ -99,14 +102,25 @@
 // on a branch only, q = q.SetPassword(p), is not a key), gorp Insert
 // of a struct built in the function (it has no conflict clause), xorm
 // Insert or InsertOne of one bean, goqu Insert(...).Rows of a goqu.Record or of a struct (columns by db tag,
-// else lower-cased name; OnConflict read), or a helper whose body does
+// else lower-cased name; OnConflict read), MongoDB InsertOne of a bson.M,
+// a bson.D or a struct (a pointer or a value; the caller's, given to a
+// helper, is keyed by the caller's fields), or a helper whose body does
 // one (a struct parameter's fields, arg.Hash, are the caller's). The table of a GORM model and the columns of its fields come from
 // the schema layer; a bun model's from its bun:"table:..." tag (a model
 // without one is not analysed), a go-pg model's from its tableName
 // field's pg tag (else go-pg's plural of its underscored name) and its
 // fields' pg tags; an ent entity's from
 // the generated Table and Field
-// constants; a gorp struct's from its AddTableWithName registration in
+// constants; a MongoDB collection's from the constant name of the
+// Database.Collection call that made it (in the function, or stored in
+// the repository field or package variable it is loaded from), else,
+// when it was given to the repository (a constructor's parameter, a
+// struct embedding a *mongo.Collection), from the repository type
+// holding it, and a document field's from its bson tag, else its
+// lower-cased name (unique indexes declared with Indexes().CreateOne
+// are not read yet: the message does not say whether one exists, and
+// mongo.IsDuplicateKeyError tested on the insert's error is the handled
+// claim); a gorp struct's from its AddTableWithName registration in
 // the same package and its db tags (a type registered elsewhere is not
 // analysed); an xorm bean's from its TableName or type name and xorm
 // tags, named by the mapper the program sets (engine.SetMapper,

@@ -82,7 +82,9 @@
 // Scan(ctx), go-pg Model(m)...Select() (First, Last) into a single
 // model, gorp SelectOne(&row, ...) (as sqlx's Get) or Get(T{}, id)
 // asserted back to *T, xorm Get(&bean) by ID, Where fragments,
-// builder.Eq conditions (joined by And too) or the bean's fields, or a
+// builder.Eq conditions (joined by And too) or the bean's fields,
+// MongoDB FindOne(ctx, filter).Decode(&doc) with a filter of field
+// equalities, or a
 // call of a function that returns a pointer to a model it
 // read that way, or the model itself by value (var m T; db.Find(&m);
 // return m, nil, the caller's variable holding it: a repository's Get,
@@ -110,7 +112,11 @@
 // or UpdateNotZero() (each field stored since, within its Column steps),
 // .Set("c = ?", v) and .Value("c", "?", v); gorp Update(&row) of the row
 // read (each field stored since; the table registered in the package
-// with AddTableWithName); xorm Update(&bean) of the bean read (each field
+// with AddTableWithName); MongoDB UpdateOne, UpdateMany or
+// FindOneAndUpdate with the same filter field, each field its $set gives
+// ($inc, $max and the other operators compute in the database; a filter
+// on the field it sets, or with any other operator, is a compare-and-set)
+// and ReplaceOne of the document read (each field stored since); xorm Update(&bean) of the bean read (each field
 // stored since, within its Cols; Incr, Decr and SetExpr are atomic); the generics
 // G[T](db).Where(...).Update(ctx, "c", v) or Updates(ctx, T{F: v}) of the
 // same row; ent SetX(v) on
@@ -146,7 +152,9 @@
 //
 // The columns of a GORM model's fields come from the schema layer, a bun
 // model's from its bun tags, a go-pg model's from its pg tags, a gorp
-// struct's from its db tags, an xorm bean's from its xorm tags.
+// struct's from its db tags, an xorm bean's from its xorm tags, a MongoDB
+// document's from its bson tags (else lower-cased names). MongoDB reads
+// and writes through a helper of another function are not followed yet.
 //
 // When the write is GORM Update("c", m.F+d) or UpdateColumn with exactly
 // the old value plus or minus a delta, a suggested fix rewrites the value

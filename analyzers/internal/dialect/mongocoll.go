@@ -15,12 +15,13 @@ import (
 // the constant name of the Database.Collection call that made it, in the
 // function or stored in the struct field or package variable it is
 // loaded from (a repository's coll, set by its constructor). A field
-// every store of the package fills with the same name is that
-// collection; one filled elsewhere, or with names not constant, is named
-// after the field (Repo.coll) when all its stores are Collection calls
-// of one name or none is seen, since two calls on one field's value are
-// on one collection whatever its name. "" when nothing names it (a
-// parameter, a helper's result).
+// filled where the name is not in sight (a constructor given the
+// collection, another package's) is named after what holds it: the
+// repository type, through the structs embedding it (ConsentRepository
+// embedding a Repository embedding *mongo.Collection is
+// "ConsentRepository"), or Repo.field; two calls through one repository
+// type are on one collection whatever its name. "" when nothing names
+// it (a parameter, a helper's result, a field filled with several names).
 func mongoCollection(v ssa.Value) string {
 	return collectionOf(v, true)
 }
@@ -46,63 +47,96 @@ func collectionOf(v ssa.Value, follow bool) string {
 		switch addr := x.X.(type) {
 		case *ssa.FieldAddr:
 			if f := ssaval.FieldOf(addr); f != nil {
-				return fieldCollection(addr.Parent(), addr.X.Type(), f)
+				return fieldCollection(addr, f)
 			}
 		case *ssa.Global:
 			return globalCollection(addr)
-		}
-	case *ssa.Field:
-		if f := ssaval.FieldOf(x); follow && f != nil && x.Parent() != nil {
-			return fieldCollection(x.Parent(), types.NewPointer(x.X.Type()), f)
 		}
 	}
 	return ""
 }
 
-// mongoFields holds, per package, the collection each field holding a
-// *mongo.Collection was filled with; cleared when it holds many
-// packages (a long-running gopls).
+// mongoFields holds, per package, what each field holding a
+// *mongo.Collection was filled with; cleared when it holds many packages
+// (a long-running gopls).
 var mongoFields = struct {
 	sync.Mutex
-	m map[*types.Package]map[*types.Var]string
-}{m: map[*types.Package]map[*types.Var]string{}}
+	m map[*types.Package]map[*types.Var]fieldFill
+}{m: map[*types.Package]map[*types.Var]fieldFill{}}
 
-// fieldCollection names the collection held by field f of the struct
-// *recv points to, from the stores of fn's package.
-func fieldCollection(fn *ssa.Function, recv types.Type, f *types.Var) string {
+// A fieldFill is what a package's stores put into a field: one constant
+// collection name, several (conflict), or values not named here.
+type fieldFill struct {
+	name     string
+	conflict bool
+}
+
+// fieldCollection names the collection held by the field f at addr, from
+// the stores of its function's package, else after what holds it.
+func fieldCollection(addr *ssa.FieldAddr, f *types.Var) string {
+	fn := addr.Parent()
 	if fn == nil || fn.Pkg == nil {
 		return ""
 	}
 	mongoFields.Lock()
-	defer mongoFields.Unlock()
-	names, ok := mongoFields.m[fn.Pkg.Pkg]
+	fills, ok := mongoFields.m[fn.Pkg.Pkg]
 	if !ok {
 		if len(mongoFields.m) >= 256 {
 			clear(mongoFields.m)
 		}
-		names = storedCollections(fn.Pkg)
-		mongoFields.m[fn.Pkg.Pkg] = names
+		fills = storedCollections(fn.Pkg)
+		mongoFields.m[fn.Pkg.Pkg] = fills
 	}
-	if name, ok := names[f]; ok {
-		return name
+	fill := fills[f]
+	mongoFields.Unlock()
+	switch {
+	case fill.conflict:
+		return ""
+	case fill.name != "":
+		return fill.name
 	}
-	// Filled where this package cannot see (another package's
-	// constructor): one field is one collection.
-	owner := "?"
-	if ptr, ok := recv.Underlying().(*types.Pointer); ok {
-		if named, ok := types.Unalias(ptr.Elem()).(*types.Named); ok {
-			owner = named.Obj().Name()
+	return holderName(addr, f)
+}
+
+// holderName names a field not filled with a known name after the type
+// holding it, walking out through embedded structs (r.Repository.Collection
+// is r's type).
+func holderName(addr *ssa.FieldAddr, f *types.Var) string {
+	embedded := f.Embedded()
+	base := addr.X
+	for range 4 {
+		load, ok := base.(*ssa.UnOp)
+		if !ok {
+			break
 		}
+		outer, ok := load.X.(*ssa.FieldAddr)
+		if !ok {
+			break
+		}
+		of := ssaval.FieldOf(outer)
+		if of == nil || !of.Embedded() {
+			break
+		}
+		base = outer.X
 	}
-	return owner + "." + f.Name()
+	ptr, ok := base.Type().Underlying().(*types.Pointer)
+	if !ok {
+		return ""
+	}
+	named, ok := types.Unalias(ptr.Elem()).(*types.Named)
+	if !ok {
+		return ""
+	}
+	if embedded {
+		return named.Obj().Name()
+	}
+	return named.Obj().Name() + "." + f.Name()
 }
 
 // storedCollections reads every store of a collection into a struct
-// field in the package: a field filled with one constant name is that
-// collection, one filled with several or a name not known is "" (not
-// named, and not one collection).
-func storedCollections(pkg *ssa.Package) map[*types.Var]string {
-	names := map[*types.Var]string{}
+// field in the package.
+func storedCollections(pkg *ssa.Package) map[*types.Var]fieldFill {
+	fills := map[*types.Var]fieldFill{}
 	for _, fn := range ops.PackageFuncs(pkg) {
 		for _, b := range fn.Blocks {
 			for _, instr := range b.Instrs {
@@ -119,14 +153,19 @@ func storedCollections(pkg *ssa.Package) map[*types.Var]string {
 					continue
 				}
 				name := collectionOf(st.Val, false) // a Collection call, not another field
-				if prev, seen := names[f]; seen && prev != name {
-					name = ""
+				if name == "" {
+					continue // filled with a value not named here
 				}
-				names[f] = name
+				fill := fills[f]
+				if fill.name != "" && fill.name != name {
+					fill.conflict = true
+				}
+				fill.name = name
+				fills[f] = fill
 			}
 		}
 	}
-	return names
+	return fills
 }
 
 // globalCollection names the collection a package variable holds: the

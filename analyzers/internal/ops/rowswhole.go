@@ -24,6 +24,9 @@ import (
 // -1 when v is not a parameter, or fn replaces the struct, or an
 // embedded struct of it, whole.
 func wholeParam(fn *ssa.Function, v ssa.Value) (int, []string) {
+	if i, stored, ok := copiedParam(fn, ssaval.Unwrap(v)); ok {
+		return i, stored
+	}
 	p, ok := ssaval.Unwrap(v).(*ssa.Parameter)
 	if !ok || p.Parent() != fn {
 		return -1, nil
@@ -45,6 +48,45 @@ func wholeParam(fn *ssa.Function, v ssa.Value) (int, []string) {
 		return -1, nil
 	}
 	return paramIndex(fn, p), stored
+}
+
+// copiedParam reports whether v is the value of a local that holds a
+// copy of fn's struct parameter (the parameter whose address the function
+// takes, validate(&event), lives in a local it is copied into), with the
+// fields stored into that local since; false when the local is assigned
+// whole again.
+func copiedParam(fn *ssa.Function, v ssa.Value) (int, []string, bool) {
+	load, ok := v.(*ssa.UnOp)
+	if !ok || load.Op != token.MUL {
+		return 0, nil, false
+	}
+	alloc, ok := load.X.(*ssa.Alloc)
+	if !ok || alloc.Parent() != fn {
+		return 0, nil, false
+	}
+	var param *ssa.Parameter
+	var stored []string
+	for _, ref := range *alloc.Referrers() {
+		switch r := ref.(type) {
+		case *ssa.Store:
+			p, isParam := r.Val.(*ssa.Parameter)
+			if r.Addr != alloc || !isParam || p.Parent() != fn || param != nil {
+				return 0, nil, false
+			}
+			param = p
+		case *ssa.FieldAddr:
+			if f := ssaval.FieldOf(r); f != nil && r.X == alloc && storesFields(r, 0) {
+				stored = append(stored, f.Name())
+			}
+		}
+	}
+	if param == nil {
+		return 0, nil, false
+	}
+	if _, isStruct := param.Type().Underlying().(*types.Struct); !isStruct {
+		return 0, nil, false
+	}
+	return paramIndex(fn, param), stored, true
 }
 
 // storedFields adds the fields of the struct at addr the function stores
