@@ -317,9 +317,8 @@ func effectMessage(effect *ops.Op, lk, in *ops.RowOp, key []string) string {
 		what = fmt.Sprintf("%s (%s)", effect.Via, effect.Desc)
 	}
 	cols := strings.Join(key, ", ")
-	return fmt.Sprintf("%s runs after %s found no row and before %s records it: two concurrent callers both find nothing and both perform it; "+
-		"claim the %s row first with an insert that does nothing on conflict on (%s), and perform the call only when the insert claimed the row",
-		lowerFirst(what), lk.Evidence(), in.Evidence(), in.Table, cols)
+	return fmt.Sprintf("%s runs after %s found no row and before %s records it: two concurrent callers both find nothing and both perform it; %s",
+		lowerFirst(what), lk.Evidence(), in.Evidence(), dialect.For(in.Lib).Claim(in.Table, cols))
 }
 
 // fix returns the fix for the library of the insert.

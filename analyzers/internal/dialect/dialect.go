@@ -25,7 +25,7 @@ import (
 	"github.com/idemlint/idemlint/analyzers/internal/schema"
 )
 
-// A Dialect is one library's wording. Every field is set, InPlace aside;
+// A Dialect is one library's wording. Every field is set, InPlace and ClaimFirst aside;
 // plain SQL's (sqlDialect) is the model the others follow.
 type Dialect struct {
 	// Lib is the library family ops records on the operations of the
@@ -36,6 +36,13 @@ type Dialect struct {
 	// how to insert so that the unique key on cols ("user_id, title")
 	// decides, and what to do when it does.
 	ClaimInsert func(cols string) string
+
+	// ClaimFirst is checkinsert's fix for an effect made between the
+	// lookup and the insert: how to claim the row of table by cols first,
+	// so that only the caller whose claim won performs the effect. nil
+	// for the SQL libraries, whose claim is an insert that does nothing
+	// on conflict (Claim).
+	ClaimFirst func(table, cols string) string
 
 	// LockRead is lostupdate's other fix: how to read the row under a
 	// lock in the transaction that writes it.
@@ -125,6 +132,15 @@ func For(lib string) *Dialect {
 		}
 	}
 	return sqlDialect
+}
+
+// Claim says how to claim the row of table by cols before an effect
+// (ClaimFirst), in SQL's words for the libraries without their own.
+func (d *Dialect) Claim(table, cols string) string {
+	if d.ClaimFirst != nil {
+		return d.ClaimFirst(table, cols)
+	}
+	return fmt.Sprintf("claim the %s row first with an insert that does nothing on conflict on (%s), and perform the call only when the insert claimed the row", table, cols)
 }
 
 // ComputeInPlace says how to compute col from its current value in the

@@ -19,6 +19,9 @@ var mongoDialect = &Dialect{
 	ClaimInsert: func(cols string) string {
 		return fmt.Sprintf("create a unique index on (%s) (Indexes().CreateOne with options.Index().SetUnique(true)) and treat mongo.IsDuplicateKeyError from InsertOne as the document existing, instead of looking it up first", cols)
 	},
+	ClaimFirst: func(table, cols string) string {
+		return fmt.Sprintf("insert the %s document first, with a unique index on (%s) (options.Index().SetUnique(true)), and perform the call only when InsertOne succeeded: mongo.IsDuplicateKeyError means another caller claimed it", table, cols)
+	},
 	LockRead:     "make the write conditional on what was read (the value read in UpdateOne's filter, MatchedCount checked, or one FindOneAndUpdate): a MongoDB read takes no lock",
 	PartialWrite: "$set only the changed fields with UpdateOne",
 	AtomicUpdate: func(_ *ops.ColumnWrite, col, expr string) string {

@@ -1,6 +1,7 @@
 package dialect
 
 import (
+	"go/token"
 	"go/types"
 	"reflect"
 	"strings"
@@ -191,24 +192,38 @@ func isElemSlice(t types.Type) bool {
 }
 
 // elemField reads the Key and Value stored into one element of a bson.D
-// literal ({"email", email}).
+// literal ({"email", email}): into the element's fields, or into a local
+// composite stored whole into the element (how newer go/ssa builds the
+// elements of a slice literal).
 func elemField(elem *ssa.IndexAddr) (name string, value ssa.Value, ok bool) {
-	named := false
+	addrs := []ssa.Value{elem}
 	for _, ref := range *elem.Referrers() {
-		fa, isField := ref.(*ssa.FieldAddr)
-		if !isField {
-			continue
+		if st, isStore := ref.(*ssa.Store); isStore && st.Addr == elem {
+			if load, isLoad := st.Val.(*ssa.UnOp); isLoad && load.Op == token.MUL {
+				if lit, isAlloc := load.X.(*ssa.Alloc); isAlloc {
+					addrs = append(addrs, lit)
+				}
+			}
 		}
-		for _, use := range *fa.Referrers() {
-			st, isStore := use.(*ssa.Store)
-			if !isStore || st.Addr != fa {
+	}
+	named := false
+	for _, addr := range addrs {
+		for _, ref := range *addr.Referrers() {
+			fa, isField := ref.(*ssa.FieldAddr)
+			if !isField || fa.X != addr {
 				continue
 			}
-			switch fa.Field {
-			case 0:
-				name, named = ssaval.ConstString(st.Val)
-			case 1:
-				value = st.Val
+			for _, use := range *fa.Referrers() {
+				st, isStore := use.(*ssa.Store)
+				if !isStore || st.Addr != fa {
+					continue
+				}
+				switch fa.Field {
+				case 0:
+					name, named = ssaval.ConstString(st.Val)
+				case 1:
+					value = st.Val
+				}
 			}
 		}
 	}

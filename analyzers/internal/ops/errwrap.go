@@ -177,12 +177,13 @@ func wrapSummary(fn *ssa.Function, s *Summary) *Summary {
 	return s
 }
 
-// wrapperFacts returns the WrapsErr summaries of the error constructors
-// of a package that gets no SSA otherwise (one that cannot touch a
-// database: an errors package), built only when it declares an error
-// type that unwraps (declaresWrapper).
+// wrapperFacts returns the WrapsErr summaries of the error constructors,
+// and the ErrorsIs summaries of the wrappers of errors.Is, of a package
+// that gets no SSA otherwise (one that cannot touch a database: an
+// errors package), built only when it declares an error type that
+// unwraps (declaresWrapper) or a function of errors.Is's signature.
 func wrapperFacts(src sourcePackage) map[*types.Func]*Summary {
-	if !declaresWrapper(src.pkg) {
+	if !declaresWrapper(src.pkg) && !declaresIsWrapper(src.pkg) {
 		return nil
 	}
 	out := map[*types.Func]*Summary{}
@@ -191,7 +192,7 @@ func wrapperFacts(src sourcePackage) map[*types.Func]*Summary {
 		if !ok || fn.Parent() != nil {
 			continue
 		}
-		if s := wrapSummary(fn, nil); s != nil {
+		if s := errorsIsSummary(fn, wrapSummary(fn, nil)); s != nil {
 			out[obj] = s
 		}
 	}

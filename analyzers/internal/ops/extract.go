@@ -575,6 +575,7 @@ func (e *extractor) summary(fn *ssa.Function) *Summary {
 	s = e.writeSummary(fn, s)
 	s = bindsSummary(fn, s)
 	s = wrapSummary(fn, s)
+	s = errorsIsSummary(fn, s)
 	s = e.ctxSummary(fn, s)
 	if l, f := e.generatedHere(fn); f != nil && l.Summarize != nil {
 		s = l.Summarize(fn, f, s)

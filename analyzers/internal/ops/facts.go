@@ -230,6 +230,9 @@ func importedSummary(pass *analysis.Pass) func(*types.Func) *Summary {
 		var s *Summary
 		if fact := new(Summary); pass.ImportObjectFact(fn, fact) {
 			s = fact
+			if s.ErrorsIs {
+				recordErrorsIs(fn)
+			}
 		}
 		cache[fn] = s
 		return s

@@ -229,7 +229,7 @@ func notFoundTest(op *RowOp, cond ssa.Value, depth int) (int, bool) {
 		}
 	case *ssa.Call:
 		common := x.Common()
-		if callee := common.StaticCallee(); callee != nil && ssaval.PkgPath(callee) == "errors" && callee.Name() == "Is" && len(common.Args) == 2 {
+		if callee := common.StaticCallee(); isErrorsIs(callee) && len(common.Args) == 2 {
 			if sentinelMatches(op, common.Args[1]) && errFrom(common.Args[0], op) {
 				return 0, true
 			}

@@ -84,6 +84,10 @@ type Summary struct {
 	// plus one; 0 when none): errors.Is and errors.As see through it
 	// (errwrap.go).
 	WrapsErr int
+	// ErrorsIs is set for a function that is errors.Is under another
+	// name: func(err, target error) bool returning errors.Is(err, target)
+	// (erris.go).
+	ErrorsIs bool
 	// Copies are the fields it copies from one parameter into another on
 	// every call (copies.go).
 	Copies []FieldCopy
@@ -175,6 +179,9 @@ func (s *Summary) String() string {
 	if s.WrapsErr > 0 {
 		parts = append(parts, fmt.Sprintf("wraps(p%d)", s.WrapsErr-1))
 	}
+	if s.ErrorsIs {
+		parts = append(parts, "errors.Is")
+	}
 	if s.Builds != nil {
 		parts = append(parts, s.Builds.String())
 	}
@@ -192,7 +199,7 @@ func (s *Summary) empty() bool {
 		len(s.Sends) == 0 && len(s.Retries) == 0 && len(s.Keys) == 0 && !s.FreshResult && s.Status.Index == 0 &&
 		len(s.Lookups) == 0 && len(s.Inserts) == 0 && len(s.UniqueChecks) == 0 &&
 		len(s.ModelReads) == 0 && len(s.ModelWrites) == 0 &&
-		s.Builds == nil && s.RetryingClient == "" && s.Generated == nil && s.BindsHandle == 0 && s.WrapsErr == 0 && len(s.LockedResults) == 0 && len(s.Copies) == 0 &&
+		s.Builds == nil && s.RetryingClient == "" && s.Generated == nil && s.BindsHandle == 0 && s.WrapsErr == 0 && !s.ErrorsIs && len(s.LockedResults) == 0 && len(s.Copies) == 0 &&
 		len(s.TxMiddleware) == 0 && s.CtxLoad == nil)
 }
 

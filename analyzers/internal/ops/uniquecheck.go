@@ -49,8 +49,12 @@ func (e *extractor) ChecksUnique(fn *ssa.Function, err ssa.Value) bool {
 			case ssa.CallInstruction:
 				common := x.Common()
 				callee := common.StaticCallee()
-				if callee != nil && ssaval.PkgPath(callee) == "errors" && len(common.Args) == 2 {
-					switch callee.Name() {
+				if callee != nil && (ssaval.PkgPath(callee) == "errors" || isErrorsIs(callee)) && len(common.Args) == 2 {
+					name := callee.Name()
+					if isErrorsIs(callee) {
+						name = "Is" // a wrapper of it, whatever its name
+					}
+					switch name {
 					case "Is":
 						if from(common.Args[0]) {
 							if g := globalOf(common.Args[1]); g != nil {
