@@ -86,7 +86,10 @@
 //     failure: backoff.Retry and friends (v4 and v5), retry-go's Do and
 //     DoWithData, sethvargo/go-retry (only when the failure is returned
 //     through RetryableError), failsafe-go executors with a retry policy,
-//     resty.Backoff, a user-written helper that calls its func parameter
+//     resty.Backoff, a transaction runner that runs its callback again on
+//     a transient failure (the MongoDB driver's Session.WithTransaction:
+//     send the request after the commit, or with a key), a user-written
+//     helper that calls its func parameter
 //     again while it fails (in this package or another, through facts),
 //     or a function named in the retry-funcs setting. A failure returned
 //     as backoff.Permanent or retry.Unrecoverable is not retried;

@@ -34,7 +34,7 @@ func Test(t *testing.T) {
 // TestDefault runs the default rules alone: a request retried without a
 // key is reported only where the code shows that it creates something.
 func TestDefault(t *testing.T) {
-	analysistest.Run(t, testutil.Fixtures(t), testutil.Whole(retrypost.Analyzer), "./retrypost/creates")
+	analysistest.Run(t, testutil.Fixtures(t), testutil.Whole(retrypost.Analyzer), "./retrypost/creates", "./retrypost/mongotx")
 }
 
 // TestRelated checks what // want cannot: each finding points at what

@@ -55,6 +55,13 @@ func mongoCalls(pkg string) []Call {
 		// duplicate-key error (code 11000) only where a unique index
 		// covers the key; without one both documents are stored.
 		{Func: c("InsertOne"), Kind: Insert, Params: []Param{p(1, Model)}},
+		// Session.WithTransaction(ctx, fn, opts...) runs fn in a
+		// transaction and runs it again, whole, while it or the commit
+		// fails with a TransientTransactionError or
+		// UnknownTransactionCommitResult label, for up to 120 seconds
+		// (session.go): a request fn sends is retried. v1's Session is an
+		// interface, v2's a struct.
+		{Func: method(pkg, "Session", "WithTransaction"), Kind: Retry, Params: []Param{p(1, Callback)}},
 		// IsDuplicateKeyError(err) tells the insert's error of a unique
 		// index (codes 11000, 11001, 12582; errors.go).
 		{Func: fn(pkg, "IsDuplicateKeyError"), Kind: ErrorCheck, Params: []Param{p(0, ErrArg)}, Meaning: UniqueViolation},
