@@ -32,12 +32,19 @@
 //     NoVersionCheck(), and SQL run by xorm's Exec. xorm's Update of a
 //     struct bean with a `xorm:"version"` field compares and bumps the
 //     version by itself; goqu Update(...).Set(goqu.Record{...}).Where(...)
-//     run by its executor or through ToSQL.
+//     run by its executor or through ToSQL; MongoDB UpdateOne,
+//     UpdateMany, FindOneAndUpdate and ReplaceOne whose filter pins the
+//     document by field equalities without the version (a collection is
+//     versioned when another update of the package puts the version in
+//     its filter or $inc's it).
 //   - noversion/unchecked: the version is compared, but the affected-row
 //     count is discarded: the sql.Result or pgconn.CommandTag ignored, a
 //     sqlc :execrows count ignored or the query declared :exec, GORM's
 //     RowsAffected never read, bun's or go-pg's result or ent's bulk count
-//     dropped, the count xorm's Update returns ignored. go-pg's ExecOne
+//     dropped, the count xorm's Update returns ignored, a MongoDB
+//     UpdateResult whose MatchedCount and ModifiedCount are never read
+//     (FindOneAndUpdate's ErrNoDocuments, from its result's Err or
+//     Decode, is the count). go-pg's ExecOne
 //     returns pg.ErrNoRows when nothing was updated: reading its error
 //     checks the count.
 //     ent UpdateOne(ID) reports a miss as a NotFoundError, which the

@@ -26,6 +26,7 @@ var fixtures = []string{
 	"./noversion/xormdocs",   // xorm Update of a bean with a version tag: the count dropped, a map bean, NoVersionCheck, raw Exec
 	"./noversion/gopgdocs",   // go-pg Update with Set, Value and Where; raw ExecOne and Exec; versioned by the package's own compare-and-bump
 	"./noversion/goqudocs",   // goqu Update with Set(goqu.Record) and Where, run by its executor or database/sql
+	"./noversion/mongodocs",  // MongoDB UpdateOne and FindOneAndUpdate of a collection the package versions (filter on version, $inc): by id alone, the MatchedCount dropped; another collection silent
 }
 
 func Test(t *testing.T) {
@@ -64,5 +65,5 @@ func TestMessages(t *testing.T) {
 			}
 		}
 	}
-	assert.Equal(t, map[string]int{"noversion/predicate": 28, "noversion/unchecked": 14}, counts)
+	assert.Equal(t, map[string]int{"noversion/predicate": 29, "noversion/unchecked": 15}, counts)
 }

@@ -41,6 +41,7 @@ var mongoDialect = &Dialect{
 		Row:    mongoRow,
 		Read:   mongoRead,
 		Writes: mongoWrites,
+		Update: mongoUpdate,
 	},
 	Models: mongoModels,
 }

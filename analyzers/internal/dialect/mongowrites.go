@@ -126,3 +126,127 @@ func mongoWrites(fn *ssa.Function, call *ssa.Call, site knowledge.Site) []*ops.C
 	}
 	return out
 }
+
+// mongoUpdate summarises UpdateOne, UpdateMany, FindOneAndUpdate and
+// ReplaceOne for noversion: the filter's field equalities are what the
+// WHERE compares (any other operator leaves it not understood); $set
+// assigns, $inc (and the other operators computing from the old value)
+// bumps; a replacement document assigns every field. The count is
+// UpdateResult's MatchedCount or ModifiedCount, or for FindOneAndUpdate
+// whether its result's Err or Decode is tested (ErrNoDocuments when
+// nothing matched).
+func mongoUpdate(call ssa.CallInstruction, site knowledge.Site) *ops.Update {
+	if !isMongo(site.Row.Func.Pkg) || site.Row.Kind != knowledge.Update {
+		return nil
+	}
+	recv := site.Receiver()
+	coll := mongoCollection(recv)
+	if coll == "" {
+		return nil
+	}
+	filter, narrowed, ok := mongoDoc(site.RoleArg(knowledge.Cond))
+	if !ok {
+		return nil
+	}
+	name := site.Row.Func.Name
+	u := &ops.Update{Lib: "mongo", Table: coll, Method: name, Handle: ops.Root(recv), WhereUnknown: narrowed,
+		Desc: "the " + name + " of " + coll, Count: mongoCount(call, name)}
+	for _, f := range filter {
+		if f.value == nil {
+			u.WhereUnknown = true
+			continue
+		}
+		u.Compares = append(u.Compares, f.name)
+	}
+	u.Keyed = len(u.Compares) > 0
+	if site.RoleArg(knowledge.Model) != nil {
+		u.Assigns = []string{"*"}
+		return u
+	}
+	entries, ok := docEntries(site.RoleArg(knowledge.Values))
+	if !ok {
+		u.Assigns = []string{"*"}
+		return u
+	}
+	for _, e := range entries {
+		fields, _ := docEntries(e.value)
+		for _, f := range fields {
+			if !f.named {
+				continue
+			}
+			switch e.name {
+			case "$set":
+				if stamp(f.value) {
+					u.Constants = append(u.Constants, f.name)
+				} else {
+					u.Assigns = append(u.Assigns, f.name)
+				}
+			case "$inc", "$mul", "$max", "$min":
+				u.Bumps = append(u.Bumps, f.name)
+			}
+		}
+	}
+	return u
+}
+
+// mongoCount says what the caller does with an update's count of
+// matched documents.
+func mongoCount(call ssa.CallInstruction, name string) ops.CountUse {
+	v := call.Value()
+	if v == nil {
+		return ops.CountUnknown
+	}
+	if name == "FindOneAndUpdate" {
+		// *SingleResult: its Decode or Err says ErrNoDocuments.
+		use := ops.CountIgnored
+		for _, ref := range *v.Referrers() {
+			c, ok := ref.(*ssa.Call)
+			if !ok {
+				use = ops.CountUnknown
+				continue
+			}
+			if s, ok := knowledge.Resolve(c.Common()); ok && s.Row != nil && s.Row.Kind == knowledge.Scan && s.Receiver() == ssa.Value(v) {
+				if refs := c.Referrers(); refs != nil && len(*refs) > 0 {
+					return ops.CountChecked
+				}
+			}
+		}
+		return use
+	}
+	use := ops.CountIgnored
+	for _, ref := range *v.Referrers() {
+		ex, ok := ref.(*ssa.Extract)
+		if !ok || ex.Index != 0 {
+			continue
+		}
+		for _, r := range *ex.Referrers() {
+			switch x := r.(type) {
+			case *ssa.DebugRef:
+			case *ssa.FieldAddr:
+				if f := ssaval.FieldOf(x); f != nil && (f.Name() == "MatchedCount" || f.Name() == "ModifiedCount") {
+					return ops.CountChecked
+				}
+			default:
+				use = ops.CountUnknown // returned, passed on
+			}
+		}
+	}
+	return use
+}
+
+// stamp reports whether a $set value is one no concurrent edit can be
+// lost to: a constant, or a time (a time.Time or *time.Time: the update's
+// own timestamp, which SQL writes as now() and noversion counts as a
+// constant there too).
+func stamp(v ssa.Value) bool {
+	v = ssaval.Unwrap(v)
+	if _, isConst := v.(*ssa.Const); isConst {
+		return true
+	}
+	t := v.Type()
+	if p, ok := t.Underlying().(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	named, ok := types.Unalias(t).(*types.Named)
+	return ok && named.Obj().Pkg() != nil && named.Obj().Pkg().Path() == "time" && named.Obj().Name() == "Time"
+}
