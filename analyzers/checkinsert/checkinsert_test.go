@@ -51,7 +51,7 @@ var fixtures = []string{
 	"./checkinsert/errelse",       // "found nothing" as the other side of err == nil: QueryRow Scan, sqlx Get, pgx, xorm GetOrError, ent Only, a helper passing the error on; silent for a count, sqlx Select, xorm Get, ent Count, a helper returning nil, nil
 	"./checkinsert/mongosvc",      // MongoDB v1: FindOne (Decode, Err), CountDocuments, then InsertOne of a struct, the caller's struct through a repository, a bson.M; IsDuplicateKeyError, another key, another collection, seeding silent
 	"./checkinsert/ownerrors/...", // "found nothing" tested with the errors.Is of the service's own errors package (another package, given no SSA of its own); its negation silent
-	"./checkinsert/mongorepo/...",  // MongoDB stores embedding a base repository whose collection is named in another package: each store type is one collection; the same fields in another store silent
+	"./checkinsert/mongorepo/...", // MongoDB stores embedding a base repository whose collection is named in another package: each store type is one collection; the same fields in another store silent
 	"./checkinsert/mongov2/...",   // MongoDB v2 behind a store in another package: a bson.D filter with $eq, a narrowed count, an insert of the caller's value struct; an UpdateOne silent
 }
 

@@ -55,8 +55,9 @@
 // fragments, builder.Eq or a condition bean's fields (Get(&User{Email:
 // e})), MongoDB FindOne (its Decode or Err returning
 // mongo.ErrNoDocuments) or CountDocuments with a bson.M or bson.D filter
-// of field equalities ({"$eq": v} too; any other operator narrows it), v1
-// and v2 drivers, or a call of a function whose body
+// of field equalities ({"$eq": v} too; any other operator narrows it;
+// a filter a helper builds, a tenant helper adding its field, is not
+// followed yet), v1 and v2 drivers, or a call of a function whose body
 // does one and tells its caller that it found nothing: by returning nil
 // with a nil error, by returning an error variable of its own, by
 // returning the driver's error as it is, wrapped with %w, passed

@@ -56,8 +56,8 @@ func recordErrorsIs(obj *types.Func) {
 }
 
 // wrapsErrorsIs reports whether fn, of signature func(error, error)
-// bool, returns errors.Is (or a wrapper in its own package) of its first
-// and second parameter, in that order, on every return.
+// bool, returns the standard errors.Is of its first and second
+// parameter, in that order, on every return.
 func wrapsErrorsIs(fn *ssa.Function) bool {
 	sig := fn.Signature
 	if sig.Recv() != nil || sig.Params().Len() != 2 || sig.Results().Len() != 1 ||
@@ -75,7 +75,7 @@ func wrapsErrorsIs(fn *ssa.Function) bool {
 			return false
 		}
 		callee := call.Call.StaticCallee()
-		if callee == nil || callee == fn || !(ssaval.PkgPath(callee) == "errors" && callee.Name() == "Is") {
+		if callee == nil || ssaval.PkgPath(callee) != "errors" || callee.Name() != "Is" {
 			return false
 		}
 	}
