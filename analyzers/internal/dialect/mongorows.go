@@ -109,6 +109,9 @@ type docEntry struct {
 	name  string
 	named bool
 	value ssa.Value
+	// conditional is set for a map entry made on some paths only
+	// (if f.Type != nil { filter["type"] = *f.Type }): not always there.
+	conditional bool
 }
 
 // docEntries reads a bson.M or bson.D the function builds (a literal, or
@@ -120,10 +123,18 @@ func docEntries(v ssa.Value) (entries []docEntry, ok bool) {
 	}
 	switch x := ssaval.Unwrap(v).(type) {
 	case *ssa.MakeMap:
+		var uses []ssa.Instruction
+		for _, ref := range *x.Referrers() {
+			switch ref.(type) {
+			case *ssa.MapUpdate, *ssa.DebugRef:
+			default:
+				uses = append(uses, ref)
+			}
+		}
 		for _, ref := range *x.Referrers() {
 			if up, isUpdate := ref.(*ssa.MapUpdate); isUpdate && up.Map == x {
 				name, named := ssaval.ConstString(up.Key)
-				entries = append(entries, docEntry{name: name, named: named, value: up.Value})
+				entries = append(entries, docEntry{name: name, named: named, value: up.Value, conditional: !before(up, uses)})
 			}
 		}
 		return entries, true
@@ -152,13 +163,40 @@ func mongoDoc(v ssa.Value) (fields []docField, narrowed, ok bool) {
 		return nil, false, false
 	}
 	for _, e := range entries {
-		if !e.named || strings.HasPrefix(e.name, "$") {
+		if !e.named || e.conditional || strings.HasPrefix(e.name, "$") {
 			narrowed = true
 			continue
 		}
 		fields = append(fields, docField{name: e.name, value: equalTo(e.value)})
 	}
 	return fields, narrowed, true
+}
+
+// before reports whether instr runs before each of uses on every path:
+// earlier in the same block, or in a block dominating theirs.
+func before(instr ssa.Instruction, uses []ssa.Instruction) bool {
+	b := instr.Block()
+	for _, u := range uses {
+		ub := u.Block()
+		if ub == nil || b == nil {
+			return false
+		}
+		if ub != b {
+			if !b.Dominates(ub) {
+				return false
+			}
+			continue
+		}
+		for _, in := range b.Instrs {
+			if in == u {
+				return false // the use comes first
+			}
+			if in == instr {
+				break
+			}
+		}
+	}
+	return true
 }
 
 // setFields returns the fields an update document's $set assigns, each
