@@ -70,18 +70,11 @@ func mongoRead(call *ssa.Call, site knowledge.Site) *ops.ColumnRead {
 // more than equalities, or pinning a field the update sets, is a
 // compare-and-set (Guarded).
 func mongoWrites(fn *ssa.Function, call *ssa.Call, site knowledge.Site) []*ops.ColumnWrite {
-	if !isMongo(site.Row.Func.Pkg) || site.Row.Kind != knowledge.Update {
-		return nil
-	}
-	recv := site.Receiver()
-	coll := mongoCollection(recv)
-	if coll == "" {
-		return nil
-	}
-	filter, narrowed, ok := mongoDoc(site.RoleArg(knowledge.Cond))
+	t, ok := readUpdateTarget(site)
 	if !ok {
 		return nil
 	}
+	recv, coll, filter, narrowed := t.recv, t.coll, t.filter, t.narrowed
 	base := ops.ColumnWrite{Instr: call, Table: coll, Handle: ops.Root(recv), Lib: "mongo", Keyed: true, Guarded: narrowed,
 		Desc: "the " + site.Row.Func.Name + " of " + coll}
 	pinned := map[string]bool{}
@@ -136,18 +129,11 @@ func mongoWrites(fn *ssa.Function, call *ssa.Call, site knowledge.Site) []*ops.C
 // whether its result's Err or Decode is tested (ErrNoDocuments when
 // nothing matched).
 func mongoUpdate(call ssa.CallInstruction, site knowledge.Site) *ops.Update {
-	if !isMongo(site.Row.Func.Pkg) || site.Row.Kind != knowledge.Update {
-		return nil
-	}
-	recv := site.Receiver()
-	coll := mongoCollection(recv)
-	if coll == "" {
-		return nil
-	}
-	filter, narrowed, ok := mongoDoc(site.RoleArg(knowledge.Cond))
+	t, ok := readUpdateTarget(site)
 	if !ok {
 		return nil
 	}
+	recv, coll, filter, narrowed := t.recv, t.coll, t.filter, t.narrowed
 	name := site.Row.Func.Name
 	u := &ops.Update{Lib: "mongo", Table: coll, Method: name, Handle: ops.Root(recv), WhereUnknown: narrowed,
 		Desc: "the " + name + " of " + coll, Count: mongoCount(call, name)}
@@ -249,4 +235,31 @@ func stamp(v ssa.Value) bool {
 	}
 	named, ok := types.Unalias(t).(*types.Named)
 	return ok && named.Obj().Pkg() != nil && named.Obj().Pkg().Path() == "time" && named.Obj().Name() == "Time"
+}
+
+// An updateTarget is what an update of the collection is given: the
+// collection (its receiver and name) and the filter's fields, narrowed
+// when the filter has more than equalities of fields.
+type updateTarget struct {
+	recv     ssa.Value
+	coll     string
+	filter   []docField
+	narrowed bool
+}
+
+// readUpdateTarget reads the collection and the filter of an update call;
+// false when it is no MongoDB update, or either is not known.
+func readUpdateTarget(site knowledge.Site) (updateTarget, bool) {
+	if !isMongo(site.Row.Func.Pkg) || site.Row.Kind != knowledge.Update {
+		return updateTarget{}, false
+	}
+	t := updateTarget{recv: site.Receiver()}
+	if t.coll = mongoCollection(t.recv); t.coll == "" {
+		return updateTarget{}, false
+	}
+	var ok bool
+	if t.filter, t.narrowed, ok = mongoDoc(site.RoleArg(knowledge.Cond)); !ok {
+		return updateTarget{}, false
+	}
+	return t, true
 }
