@@ -477,6 +477,9 @@ func (e *extractor) helperSend(fn *ssa.Function, call ssa.CallInstruction, name 
 		s.key.sets = []keySrc{{fresh: []freshAt{{instr: call, name: freshName(hs.KeyFresh, name)}}, pos: call.Pos()}}
 	case KeyParam:
 		if a := arg(hs.KeyParam); a != nil {
+			if k, isConst := ssaval.ConstString(a); isConst && k == "" {
+				break // an empty key is none (a helper sets it only if given)
+			}
 			src := keyValue(e, a)
 			src.pos = call.Pos()
 			if hs.KeyIfFresh {
