@@ -57,7 +57,8 @@
 // mongo.ErrNoDocuments) or CountDocuments with a bson.M or bson.D filter
 // of field equalities ({"$eq": v} too; any other operator narrows it;
 // a filter a helper builds, a tenant helper adding its field, is not
-// followed yet), v1 and v2 drivers, or a call of a function whose body
+// followed yet), v1 and v2 drivers, go-redis v9 Get of a key (its
+// Result, Err, Bytes, Int64... returning redis.Nil), or a call of a function whose body
 // does one and tells its caller that it found nothing: by returning nil
 // with a nil error, by returning an error variable of its own, by
 // returning the driver's error as it is, wrapped with %w, passed
@@ -105,7 +106,10 @@
 // Insert or InsertOne of one bean, goqu Insert(...).Rows of a goqu.Record or of a struct (columns by db tag,
 // else lower-cased name; OnConflict read), MongoDB InsertOne of a bson.M,
 // a bson.D or a struct (a pointer or a value; the caller's, given to a
-// helper, is keyed by the caller's fields), or a helper whose body does
+// helper, is keyed by the caller's fields), go-redis Set of a value
+// that claims the key (a constant, the caller's value or a field of it:
+// a Set of a value computed or fetched after the Get missed is a cache
+// fill, not a claim), or a helper whose body does
 // one (a struct parameter's fields, arg.Hash, are the caller's). The table of a GORM model and the columns of its fields come from
 // the schema layer; a bun model's from its bun:"table:..." tag (a model
 // without one is not analysed), a go-pg model's from its tableName
@@ -121,7 +125,10 @@
 // lower-cased name (unique indexes declared with Indexes().CreateOne
 // are not read yet: the message does not say whether one exists, and
 // mongo.IsDuplicateKeyError tested on the insert's error is the handled
-// claim); a gorp struct's from its AddTableWithName registration in
+// claim); a Redis key's from its constant parts ("user:"+id,
+// fmt.Sprintf("user:%s", id) and a key helper returning one are the
+// table user:*, the variable parts its key; a constant key is one row for
+// every caller and not analysed); a gorp struct's from its AddTableWithName registration in
 // the same package and its db tags (a type registered elsewhere is not
 // analysed); an xorm bean's from its TableName or type name and xorm
 // tags, named by the mapper the program sets (engine.SetMapper,

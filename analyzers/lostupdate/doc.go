@@ -84,7 +84,8 @@
 // asserted back to *T, xorm Get(&bean) by ID, Where fragments,
 // builder.Eq conditions (joined by And too) or the bean's fields,
 // MongoDB FindOne(ctx, filter).Decode(&doc) with a filter of field
-// equalities, or a
+// equalities, go-redis v9 Get of a key (what its Result, Val, Int64,
+// Bytes or Scan return; not on a Watch callback's Tx), or a
 // call of a function that returns a pointer to a model it
 // read that way, or the model itself by value (var m T; db.Find(&m);
 // return m, nil, the caller's variable holding it: a repository's Get,
@@ -116,7 +117,10 @@
 // FindOneAndUpdate with the same filter field, each field its $set gives
 // ($inc, $max and the other operators compute in the database; a filter
 // on the field it sets, or with any other operator, is a compare-and-set)
-// and ReplaceOne of the document read (each field stored since); xorm Update(&bean) of the bean read (each field
+// and ReplaceOne of the document read (each field stored since);
+// go-redis Set of the same key (keys read as patterns: "user:"+id,
+// fmt.Sprintf("user:%s", id), a key helper; IncrBy and HIncrBy are
+// atomic, a Get under Watch is checked by the EXEC); xorm Update(&bean) of the bean read (each field
 // stored since, within its Cols; Incr, Decr and SetExpr are atomic); the generics
 // G[T](db).Where(...).Update(ctx, "c", v) or Updates(ctx, T{F: v}) of the
 // same row; ent SetX(v) on

@@ -104,7 +104,7 @@ type Dialect struct {
 }
 
 // all lists the dialects; For falls back to plain SQL.
-var all = []*Dialect{sqlDialect, sqlcDialect, gormDialect, gormV1Dialect, bunDialect, gopgDialect, entDialect, squirrelDialect, gorpDialect, xormDialect, goquDialect, mongoDialect}
+var all = []*Dialect{sqlDialect, sqlcDialect, gormDialect, gormV1Dialect, bunDialect, gopgDialect, entDialect, squirrelDialect, gorpDialect, xormDialect, goquDialect, mongoDialect, redisDialect}
 
 // The ops layer dispatches each library call to the Library of its
 // package, and the schema layer asks the model readers what a struct

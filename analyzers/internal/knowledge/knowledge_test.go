@@ -3,6 +3,7 @@ package knowledge_test
 import (
 	"fmt"
 	"go/ast"
+	"go/constant"
 	"go/token"
 	"go/types"
 	"os"
@@ -156,8 +157,13 @@ func recordDeclared(pkg *types.Package, seen map[*types.Package]bool) {
 	}
 	for _, s := range knowledge.Sentinels() {
 		if s.Pkg == pkg.Path() {
-			if _, ok := pkg.Scope().Lookup(s.Name).(*types.Var); ok {
-				declared[[2]string{s.Pkg, s.Name}] = true
+			switch obj := pkg.Scope().Lookup(s.Name).(type) {
+			case *types.Var:
+				declared[[2]string{s.Pkg, s.Name}] = s.Const == ""
+			case *types.Const:
+				// An error constant: its row holds its value.
+				declared[[2]string{s.Pkg, s.Name}] = obj.Val().Kind() == constant.String && constant.StringVal(obj.Val()) == s.Const &&
+					knowledge.ConstSentinelOf(obj.Type(), s.Const) == s
 			}
 		}
 	}

@@ -29,7 +29,45 @@ const (
 var redisLocks = library{
 	name:  "redis",
 	pkgs:  []string{goRedisPkg, redsyncPkg},
-	calls: append(goRedisCalls(), redsyncCalls...),
+	calls: append(append(goRedisCalls(), goRedisValueCalls()...), redsyncCalls...),
+	// GET of a missing key fails with Nil, a constant of the internal
+	// proto.RedisError type (const Nil = proto.Nil) that callers compare
+	// (err == redis.Nil, errors.Is(err, redis.Nil)).
+	sentinels: []Sentinel{{Pkg: goRedisPkg, Name: "Nil", Const: "redis: nil", Meaning: NotFound}},
+}
+
+// goRedisValueCalls: the commands that read and write a key's value, as
+// a lookup and an upsert of one row (the dialect makes the key the row:
+// its constant parts the table, its variable parts the key columns).
+//
+// Get(ctx, key) returns a *StringCmd whose Result, Err, Bytes, Int,
+// Int64, Float64, Bool and Scan return Nil when the key does not exist
+// (its Val is "" then, which says nothing). Set(ctx, key, value, ttl)
+// writes the value whether or not the key exists: an insert that never
+// fails, and a whole write of the value (SetNX, SetArgs{Mode: "NX"} are
+// the inserts that fail when it exists; they are rows above).
+func goRedisValueCalls() []Call {
+	var calls []Call
+	for _, c := range []struct {
+		iface, name string
+		kind        Kind
+		params      []Param
+		result      Result
+	}{
+		{"StringCmdable", "Get", Find, []Param{p(1, Key)}, RowResult},
+		{"StringCmdable", "Set", Save, []Param{p(1, Key), p(2, Value), p(3, TTL)}, NoResult},
+	} {
+		calls = append(calls,
+			Call{Func: method(goRedisPkg, "cmdable", c.name), Kind: c.kind, Params: c.params, Result: c.result},
+			Call{Func: method(goRedisPkg, c.iface, c.name), Kind: c.kind, Params: c.params, Result: c.result})
+	}
+	for _, name := range []string{"Result", "Val", "Bytes", "Int", "Int64", "Float64", "Bool"} {
+		calls = append(calls, Call{Func: method(goRedisPkg, "StringCmd", name), Kind: Scan})
+	}
+	// Err is every command's, promoted from the baseCmd it embeds: the
+	// command's error (Nil for a GET of a missing key).
+	calls = append(calls, Call{Func: method(goRedisPkg, "baseCmd", "Err"), Kind: Scan})
+	return append(calls, Call{Func: method(goRedisPkg, "StringCmd", "Scan"), Kind: Scan, Params: []Param{p(0, Dest)}})
 }
 
 func goRedisCalls() []Call {

@@ -110,6 +110,12 @@ func (s Site) Receiver() ssa.Value {
 	case s.Call.IsInvoke():
 		return s.Call.Value
 	case s.recvInArgs && len(s.Call.Args) > 0:
+		// A pointer method promoted from a struct embedded by value
+		// (go-redis's (*baseCmd).Err on a *StringCmd) is called on the
+		// embedded field's address: the receiver is the value holding it.
+		if fa, ok := s.Call.Args[0].(*ssa.FieldAddr); ok && s.Shape == Promoted {
+			return fa.X
+		}
 		return s.Call.Args[0]
 	}
 	return nil

@@ -74,9 +74,11 @@ func (m ErrMeaning) String() string {
 	return "none"
 }
 
-// A Sentinel is an exported error variable with a meaning.
+// A Sentinel is an exported error variable with a meaning, or an error
+// constant (Const is its string value: go-redis's Nil).
 type Sentinel struct {
 	Pkg, Name string
+	Const     string
 	Meaning   ErrMeaning
 }
 
@@ -179,6 +181,34 @@ func SentinelOf(v *types.Var) *Sentinel {
 	}
 	return sentinelTable[[2]string{v.Pkg().Path(), v.Name()}]
 }
+
+// ConstSentinelOf returns the row of an error constant: a constant of a
+// string type declared in a library's package (or one under it) with the
+// row's value, or nil. go/ssa keeps no name for a constant, only its type
+// and value.
+func ConstSentinelOf(t types.Type, value string) *Sentinel {
+	named := namedOf(t)
+	if named == nil || named.Obj().Pkg() == nil {
+		return nil
+	}
+	path := named.Obj().Pkg().Path()
+	for _, s := range constSentinels {
+		if s.Const == value && (path == s.Pkg || strings.HasPrefix(path, s.Pkg+"/")) {
+			return s
+		}
+	}
+	return nil
+}
+
+var constSentinels = func() []*Sentinel {
+	var out []*Sentinel
+	for _, s := range Sentinels() {
+		if s.Const != "" {
+			out = append(out, s)
+		}
+	}
+	return out
+}()
 
 // Types returns every type row, for tests and documentation.
 func Types() []*Type {

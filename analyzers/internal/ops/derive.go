@@ -143,6 +143,11 @@ func derivedFrom(v ssa.Value, match func(addr ssa.Value) bool, depth int) Deriva
 		case *ssa.Index:
 			push(v, x.X)
 		case *ssa.Call:
+			// A value a library read returns (a Redis GET's Result,
+			// Int64, Val) is its own address, as a Field is.
+			if match(x) {
+				return found(&ssa.UnOp{Op: token.MUL, X: x}, x)
+			}
 			site, ok := knowledge.Resolve(x.Common())
 			if ok && site.Row != nil &&
 				(site.Row.Kind == knowledge.Expr || site.Row.Kind == knowledge.Fresh || site.Row.Kind.IsDatabase()) {

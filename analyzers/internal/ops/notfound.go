@@ -325,6 +325,11 @@ func shortCircuitTest(op *RowOp, phi *ssa.Phi, depth int) (int, bool) {
 // found nothing: a not-found sentinel of the tables for a library lookup
 // (or a helper passing the library's error on), the helper's own sentinel.
 func sentinelMatches(op *RowOp, v ssa.Value) bool {
+	if c, ok := ssaval.Unwrap(v).(*ssa.Const); ok && (op.FromLibrary || op.Propagates) && c.Value != nil && c.Value.Kind() == constant.String {
+		// An error constant (go-redis's Nil), converted to error.
+		s := knowledge.ConstSentinelOf(c.Type(), constant.StringVal(c.Value))
+		return s != nil && s.Meaning == knowledge.NotFound
+	}
 	load, ok := ssaval.Unwrap(v).(*ssa.UnOp)
 	if !ok || load.Op != token.MUL {
 		return false
