@@ -49,6 +49,7 @@ var fixtures = []string{
 	"./checkinsert/rejoin",        // the found-nothing test made after the branch rejoined: a flag the not-found branch set, a sql.NullString the failed Scan left invalid (a storage write picking INSERT or UPDATE), a GORM model's primary key left zero by Find; ON CONFLICT, a flag or field of something else silent
 	"./checkinsert/suppressed",    // directives over multi-line GORM chains and declarations, beside the same code without them
 	"./checkinsert/errelse",       // "found nothing" as the other side of err == nil: QueryRow Scan, sqlx Get, pgx, xorm GetOrError, ent Only, a helper passing the error on; silent for a count, sqlx Select, xorm Get, ent Count, a helper returning nil, nil
+	"./checkinsert/redisv8",       // go-redis v8 through redis.UniversalClient: GET missed, then SET of the caller's value; SetNX silent
 	"./checkinsert/redissvc",      // go-redis: GET missed (redis.Nil by ==, errors.Is, !=), then SET of a value the caller gave, or a payout before the SET of the event; SetNX, another key, a constant key, a cache-aside fill silent
 	"./checkinsert/mongosvc",      // MongoDB v1: FindOne (Decode, Err), CountDocuments, then InsertOne of a struct, the caller's struct through a repository, a bson.M; IsDuplicateKeyError, another key, another collection, seeding silent
 	"./checkinsert/ownerrors/...", // "found nothing" tested with the errors.Is of the service's own errors package (another package, given no SSA of its own); its negation silent
@@ -101,5 +102,5 @@ func TestRelated(t *testing.T) {
 			}
 		}
 	}
-	assert.Equal(t, map[string]int{"checkinsert/race": 147, "checkinsert/effect-before-claim": 6, "checkinsert/firstorcreate": 5, "checkinsert/unused-ignore": 1}, counts)
+	assert.Equal(t, map[string]int{"checkinsert/race": 148, "checkinsert/effect-before-claim": 6, "checkinsert/firstorcreate": 5, "checkinsert/unused-ignore": 1}, counts)
 }

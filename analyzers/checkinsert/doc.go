@@ -57,7 +57,7 @@
 // mongo.ErrNoDocuments) or CountDocuments with a bson.M or bson.D filter
 // of field equalities ({"$eq": v} too; any other operator narrows it;
 // a filter a helper builds, a tenant helper adding its field, is not
-// followed yet), v1 and v2 drivers, go-redis v9 Get of a key (its
+// followed yet), v1 and v2 drivers, go-redis v9 and v8 Get of a key (its
 // Result, Err, Bytes, Int64... returning redis.Nil), or a call of a function whose body
 // does one and tells its caller that it found nothing: by returning nil
 // with a nil error, by returning an error variable of its own, by

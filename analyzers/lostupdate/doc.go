@@ -84,7 +84,7 @@
 // asserted back to *T, xorm Get(&bean) by ID, Where fragments,
 // builder.Eq conditions (joined by And too) or the bean's fields,
 // MongoDB FindOne(ctx, filter).Decode(&doc) with a filter of field
-// equalities, go-redis v9 Get of a key (what its Result, Val, Int64,
+// equalities, go-redis v9 and v8 Get of a key (what its Result, Val, Int64,
 // Bytes or Scan return; not on a Watch callback's Tx), or a
 // call of a function that returns a pointer to a model it
 // read that way, or the model itself by value (var m T; db.Find(&m);

@@ -26,6 +26,7 @@ var fixtures = []string{
 	"./lostupdate/walletrepo",   // pgx reached through a wrapper's field, in a package that imports no database library
 	"./lostupdate/shop",         // services over package repo (GORM and bun repositories: Get returns a model, Save writes it whole), transactions passed to it
 	"./lostupdate/gorpsvc",      // gorp SelectOne or Get into a struct, then Update(&row) of the whole row; Exec; a versioned table silent
+	"./lostupdate/redisv8",      // go-redis v8: GET Int, then SET of one less; Decr silent
 	"./lostupdate/redisquota",   // go-redis: GET (Int64, Result, Bytes and JSON), a value computed in Go, SET of the same key (through a key helper, Sprintf, a concatenation); DecrBy, HIncrBy, Watch with TxPipelined, a caller's value, another key silent
 	"./lostupdate/mongowallet",  // MongoDB: FindOne(...).Decode(&w), then UpdateOne $set of the value computed in Go, or ReplaceOne of the copy; $inc, a filter on the value read, a field from the request silent
 	"./lostupdate/xormwallet",   // xorm Get into a bean, then Update or Cols().Update of it, and an Update of the whole bean while other methods change its counters; Incr, Decr, ForUpdate in engine.Transaction or after Begin, Cols of the changed column silent
@@ -79,5 +80,5 @@ func TestRelated(t *testing.T) {
 			assert.Contains(t, d.Related[0].Message, "the read: ")
 		}
 	}
-	assert.Equal(t, 106, n)
+	assert.Equal(t, 107, n)
 }

@@ -6,7 +6,7 @@ import (
 	"github.com/idemlint/idemlint/analyzers/internal/ops"
 )
 
-// redisDialect is go-redis v9. A key is a row: its constant parts name
+// redisDialect is go-redis v9 and v8. A key is a row: its constant parts name
 // the table ("user:*" for "user:"+id), its variable parts are the key
 // columns (redisKey). Redis has no lock a read can take: a read is made
 // safe for the write after it by WATCH (Client.Watch, whose callback's
@@ -37,6 +37,7 @@ var redisDialect = &Dialect{
 	Ops: &ops.Library{
 		Name:   "redis",
 		Pkg:    goRedisV9,
+		Also:   []string{goRedisV8},
 		Row:    redisRow,
 		Read:   redisRead,
 		Writes: redisWrites,

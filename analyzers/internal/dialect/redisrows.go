@@ -14,7 +14,10 @@ import (
 	"github.com/idemlint/idemlint/analyzers/internal/ssaval"
 )
 
-const goRedisV9 = "github.com/redis/go-redis/v9"
+const (
+	goRedisV9 = "github.com/redis/go-redis/v9"
+	goRedisV8 = "github.com/go-redis/redis/v8"
+)
 
 // A redisKeyRow is a key as a row: Table is its pattern, the constant
 // parts with * for each variable one ("user:*:cart"), and Keys the
@@ -333,5 +336,5 @@ func onWatchTx(recv ssa.Value) bool {
 		t = p.Elem()
 	}
 	named, ok := types.Unalias(t).(*types.Named)
-	return ok && named.Obj().Pkg() != nil && named.Obj().Pkg().Path() == goRedisV9 && named.Obj().Name() == "Tx"
+	return ok && named.Obj().Pkg() != nil && (named.Obj().Pkg().Path() == goRedisV9 || named.Obj().Pkg().Path() == goRedisV8) && named.Obj().Name() == "Tx"
 }

@@ -2,6 +2,7 @@ package knowledge
 
 const (
 	goRedisPkg = "github.com/redis/go-redis/v9"
+	goRedisV8  = "github.com/go-redis/redis/v8"
 	redsyncPkg = "github.com/go-redsync/redsync/v4"
 )
 
@@ -26,14 +27,36 @@ const (
 // A script (Eval, EvalSha, (*Script).Run) is what its source says: the
 // source is the ScriptSrc argument of Eval or of the redis.NewScript that
 // made the *Script; EvalSha names a script loaded earlier.
+//
+// go-redis v8 (github.com/go-redis/redis/v8) has the same commands on its
+// cmdable, all declared by one interface, Cmdable; it has no DelExArgs,
+// EvalRO, EvalShaRO or Script.RunRO.
 var redisLocks = library{
-	name:  "redis",
-	pkgs:  []string{goRedisPkg, redsyncPkg},
-	calls: append(append(goRedisCalls(), goRedisValueCalls()...), redsyncCalls...),
+	name: "redis",
+	pkgs: []string{goRedisPkg, goRedisV8, redsyncPkg},
+	calls: append(append(append(goRedisCalls(goRedisPkg), goRedisValueCalls(goRedisPkg)...),
+		append(goRedisCalls(goRedisV8), goRedisValueCalls(goRedisV8)...)...), redsyncCalls...),
 	// GET of a missing key fails with Nil, a constant of the internal
 	// proto.RedisError type (const Nil = proto.Nil) that callers compare
 	// (err == redis.Nil, errors.Is(err, redis.Nil)).
-	sentinels: []Sentinel{{Pkg: goRedisPkg, Name: "Nil", Const: "redis: nil", Meaning: NotFound}},
+	sentinels: []Sentinel{
+		{Pkg: goRedisPkg, Name: "Nil", Const: "redis: nil", Meaning: NotFound},
+		{Pkg: goRedisV8, Name: "Nil", Const: "redis: nil", Meaning: NotFound},
+	},
+}
+
+// goRedisIface is the interface of go-redis at pkg that declares a
+// command (v9's StringCmdable, GenericCmdable...; v8's Cmdable), or ""
+// when that version has no such command.
+func goRedisIface(pkg, v9iface, name string) string {
+	if pkg == goRedisPkg {
+		return v9iface
+	}
+	switch name {
+	case "DelExArgs", "EvalRO", "EvalShaRO", "RunRO":
+		return ""
+	}
+	return "Cmdable"
 }
 
 // goRedisValueCalls: the commands that read and write a key's value, as
@@ -46,7 +69,7 @@ var redisLocks = library{
 // writes the value whether or not the key exists: an insert that never
 // fails, and a whole write of the value (SetNX, SetArgs{Mode: "NX"} are
 // the inserts that fail when it exists; they are rows above).
-func goRedisValueCalls() []Call {
+func goRedisValueCalls(pkg string) []Call {
 	var calls []Call
 	for _, c := range []struct {
 		iface, name string
@@ -58,19 +81,19 @@ func goRedisValueCalls() []Call {
 		{"StringCmdable", "Set", Save, []Param{p(1, Key), p(2, Value), p(3, TTL)}, NoResult},
 	} {
 		calls = append(calls,
-			Call{Func: method(goRedisPkg, "cmdable", c.name), Kind: c.kind, Params: c.params, Result: c.result},
-			Call{Func: method(goRedisPkg, c.iface, c.name), Kind: c.kind, Params: c.params, Result: c.result})
+			Call{Func: method(pkg, "cmdable", c.name), Kind: c.kind, Params: c.params, Result: c.result},
+			Call{Func: method(pkg, goRedisIface(pkg, c.iface, c.name), c.name), Kind: c.kind, Params: c.params, Result: c.result})
 	}
 	for _, name := range []string{"Result", "Val", "Bytes", "Int", "Int64", "Float64", "Bool"} {
-		calls = append(calls, Call{Func: method(goRedisPkg, "StringCmd", name), Kind: Scan})
+		calls = append(calls, Call{Func: method(pkg, "StringCmd", name), Kind: Scan})
 	}
 	// Err is every command's, promoted from the baseCmd it embeds: the
 	// command's error (Nil for a GET of a missing key).
-	calls = append(calls, Call{Func: method(goRedisPkg, "baseCmd", "Err"), Kind: Scan})
-	return append(calls, Call{Func: method(goRedisPkg, "StringCmd", "Scan"), Kind: Scan, Params: []Param{p(0, Dest)}})
+	calls = append(calls, Call{Func: method(pkg, "baseCmd", "Err"), Kind: Scan})
+	return append(calls, Call{Func: method(pkg, "StringCmd", "Scan"), Kind: Scan, Params: []Param{p(0, Dest)}})
 }
 
-func goRedisCalls() []Call {
+func goRedisCalls(pkg string) []Call {
 	var calls []Call
 	for _, c := range []struct {
 		iface, name string
@@ -90,24 +113,28 @@ func goRedisCalls() []Call {
 		{"ScriptingFunctionsCmdable", "EvalSha", Eval, []Param{p(2, Key), p(3, Binds)}},
 		{"ScriptingFunctionsCmdable", "EvalShaRO", Eval, []Param{p(2, Key), p(3, Binds)}},
 	} {
+		iface := goRedisIface(pkg, c.iface, c.name)
+		if iface == "" {
+			continue
+		}
 		calls = append(calls,
-			Call{Func: method(goRedisPkg, "cmdable", c.name), Kind: c.kind, Params: c.params},
-			Call{Func: method(goRedisPkg, c.iface, c.name), Kind: c.kind, Params: c.params})
+			Call{Func: method(pkg, "cmdable", c.name), Kind: c.kind, Params: c.params},
+			Call{Func: method(pkg, iface, c.name), Kind: c.kind, Params: c.params})
 		if c.kind == Eval {
 			// Scripter, the interface (*Script).Run takes, declares them
 			// again.
-			calls = append(calls, Call{Func: method(goRedisPkg, "Scripter", c.name), Kind: c.kind, Params: c.params})
+			calls = append(calls, Call{Func: method(pkg, "Scripter", c.name), Kind: c.kind, Params: c.params})
 		}
 	}
-	return append(calls,
-		Call{Func: fn(goRedisPkg, "NewScript"), Kind: NewHandle, Params: []Param{p(0, ScriptSrc)}},
-		// (*Script).Run(ctx, c Scripter, keys, args...): EVALSHA, then
-		// EVAL of the source when the server does not have it.
-		Call{Func: method(goRedisPkg, "Script", "Run"), Kind: Eval, Params: []Param{p(2, Key), p(3, Binds)}},
-		Call{Func: method(goRedisPkg, "Script", "RunRO"), Kind: Eval, Params: []Param{p(2, Key), p(3, Binds)}},
-		Call{Func: method(goRedisPkg, "Script", "Eval"), Kind: Eval, Params: []Param{p(2, Key), p(3, Binds)}},
-		Call{Func: method(goRedisPkg, "Script", "EvalSha"), Kind: Eval, Params: []Param{p(2, Key), p(3, Binds)}},
-	)
+	calls = append(calls, Call{Func: fn(pkg, "NewScript"), Kind: NewHandle, Params: []Param{p(0, ScriptSrc)}})
+	// (*Script).Run(ctx, c Scripter, keys, args...): EVALSHA, then EVAL of
+	// the source when the server does not have it.
+	for _, name := range []string{"Run", "RunRO", "Eval", "EvalSha"} {
+		if goRedisIface(pkg, "Script", name) != "" {
+			calls = append(calls, Call{Func: method(pkg, "Script", name), Kind: Eval, Params: []Param{p(2, Key), p(3, Binds)}})
+		}
+	}
+	return calls
 }
 
 // redsync: a Mutex is named at NewMutex (its key) and acquired with SET NX

@@ -22,7 +22,10 @@ type Library struct {
 	// ColumnRead.Lib, ColumnWrite.Lib, Update.Lib) and in summaries.
 	Name string
 	// Pkg is the library's import path; its subpackages are its too.
-	Pkg string
+	// Also are the import paths of its other major versions, when they
+	// are not under Pkg (go-redis v8's github.com/go-redis/redis/v8).
+	Pkg  string
+	Also []string
 
 	// Row classifies a finder or insert call (knowledge.Find,
 	// knowledge.Insert) as a lookup or an insert with its keys, and an
@@ -160,8 +163,10 @@ func RegisterLibrary(l *Library) {
 // nil.
 func libraryOf(path string) *Library {
 	for _, l := range libraries {
-		if path == l.Pkg || strings.HasPrefix(path, l.Pkg+"/") {
-			return l
+		for _, pkg := range append([]string{l.Pkg}, l.Also...) {
+			if path == pkg || strings.HasPrefix(path, pkg+"/") {
+				return l
+			}
 		}
 	}
 	return nil
